@@ -1,0 +1,85 @@
+// `attnlab-cli run`: compute a scenario and print its traces (cli.md).
+#include "arguments.h"
+#include "commands.h"
+
+#include "error.h"
+#include "npy.h"
+#include "run_report.h"
+#include "scenario_json.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace attnlab::cli {
+
+const char* const kRunUsage =
+    "usage: attnlab-cli run SCENARIO [--backend auto|cpu|opencl|cuda] [--json] [--out DIR]\n\n"
+    "Computes the scenario (a .json file, or builtin:NAME) on its tokens and, when it sets a\n"
+    "permutation, on the permuted tokens P X: per layer and head the scores and weights, per\n"
+    "layer the output.\n\n"
+    "  --backend B  where to compute (this build: cpu; auto picks cpu)\n"
+    "  --json       print the result as JSON (exact values as \"p/q\" strings)\n"
+    "  --out DIR    also write every matrix to DIR as float64 .npy\n";
+
+namespace {
+
+// Writes every matrix of a run's JSON as DIR/<side>_<...>.npy.
+void writeMatrices(const nlohmann::json& node, const std::string& name,
+                   const std::filesystem::path& dir) {
+    if (node.is_object()) {
+        for (const auto& [key, value] : node.items())
+            writeMatrices(value, name.empty() ? key : name + "_" + key, dir);
+        return;
+    }
+    if (!node.is_array() || node.empty()) return;
+    if (!node[0].is_array()) {
+        return;
+    }
+    if (node[0].empty() || node[0][0].is_array() || node[0][0].is_object()) {
+        for (std::size_t i = 0; i < node.size(); ++i)
+            writeMatrices(node[i], name + std::to_string(i), dir);
+        return;
+    }
+    Eigen::MatrixXd m(node.size(), node[0].size());
+    for (std::size_t i = 0; i < node.size(); ++i)
+        for (std::size_t j = 0; j < node[i].size(); ++j)
+            m(Eigen::Index(i), Eigen::Index(j)) = node[i][j].is_string()
+                                                      ? toDouble(parseRational(node[i][j].get<std::string>()))
+                                                      : node[i][j].get<double>();
+    writeNpy(dir / (name + ".npy"), m);
+}
+
+} // namespace
+
+int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const Arguments a(args, {"--json"}, {"--backend", "--out"});
+    if (a.help()) {
+        out << kRunUsage;
+        return 0;
+    }
+    a.expectPositionals(1, "SCENARIO (a .json file or builtin:NAME)");
+    const std::string backend = a.option("--backend").value_or("auto");
+    if (backend != "auto" && backend != "cpu") {
+        if (backend != "opencl" && backend != "cuda")
+            throw UsageError("--backend must be auto, cpu, opencl or cuda");
+        throw InputError("--backend " + backend +
+                         ": this backend is not built into this version (see attnlab-cli devices)");
+    }
+    const Scenario scenario = loadScenario(a.positionals()[0]);
+    const nlohmann::json result = runJson(scenario);
+    if (const auto dir = a.option("--out")) {
+        std::error_code ec;
+        std::filesystem::create_directories(*dir, ec);
+        if (ec) throw InputError("--out " + *dir + ": cannot create the directory");
+        nlohmann::json matrices = result;
+        matrices.erase("permutation");
+        matrices.erase("warnings");
+        writeMatrices(matrices, "", *dir);
+    }
+    if (a.flag("--json")) out << result.dump(2) << "\n";
+    else out << runText(scenario);
+    for (const auto& w : result["warnings"]) err << "warning: " << w.get<std::string>() << "\n";
+    return 0;
+}
+
+} // namespace attnlab::cli

@@ -1,0 +1,26 @@
+// The subcommands of attnlab-cli. Each returns the process exit status (0 success, 1 a check
+// failed, 2 bad input or usage) and writes results to `out`, messages to `err`.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace attnlab::cli {
+
+struct Command {
+    const char* name;
+    const char* summary;
+    const char* usage; // full --help text
+    int (*run)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+};
+
+int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int presetsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+extern const char* const kRunUsage;
+extern const char* const kPresetsUsage;
+extern const char* const kDevicesUsage;
+
+} // namespace attnlab::cli

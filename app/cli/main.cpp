@@ -1,0 +1,61 @@
+// attnlab-cli: the headless face of the AttnLab core (cli.md). Dispatches to a subcommand and
+// turns errors into messages and exit statuses (2 for bad input or usage).
+#include "arguments.h"
+#include "commands.h"
+
+#include "error.h"
+
+#include <iostream>
+
+using namespace attnlab::cli;
+
+namespace {
+
+const Command kCommands[] = {
+    {"run", "compute a scenario (and its permuted input) and print the traces", kRunUsage,
+     runCommand},
+    {"presets", "list the built-in scenarios (open one as builtin:NAME)", kPresetsUsage,
+     presetsCommand},
+    {"devices", "list the backends and devices this build can use", kDevicesUsage, devicesCommand},
+};
+
+void printMainHelp(std::ostream& out) {
+    out << "usage: attnlab-cli COMMAND [options]   (attnlab-cli COMMAND --help for details)\n\n"
+           "Explore the mathematical properties of transformer attention, headless.\n\n"
+           "commands:\n";
+    for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
+    out << "\nexit status: 0 success, 1 a checked property fails, 2 bad input or usage\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        printMainHelp(std::cerr);
+        return 2;
+    }
+    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        printMainHelp(std::cout);
+        return 0;
+    }
+    for (const Command& c : kCommands) {
+        if (args[0] != c.name) continue;
+        const std::vector<std::string> rest(args.begin() + 1, args.end());
+        try {
+            return c.run(rest, std::cout, std::cerr);
+        } catch (const UsageError& e) {
+            std::cerr << "attnlab-cli " << c.name << ": " << e.what() << "\n\n" << c.usage;
+            return 2;
+        } catch (const attnlab::InputError& e) {
+            std::cerr << "attnlab-cli " << c.name << ": " << e.what() << "\n";
+            return 2;
+        } catch (const std::bad_alloc&) {
+            std::cerr << "attnlab-cli " << c.name << ": out of memory for this input\n";
+            return 2;
+        }
+    }
+    std::cerr << "attnlab-cli: unknown command '" << args[0] << "'\n\n";
+    printMainHelp(std::cerr);
+    return 2;
+}

@@ -1,0 +1,25 @@
+// The result of running a scenario (original input and, when a permutation is set, the permuted
+// input) as the JSON of cli.md's `run --json` and as readable text. The CLI prints these; the GUI
+// exports the same JSON.
+#pragma once
+
+#include "scenario.h"
+#include "trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace attnlab {
+
+/// A matrix as JSON rows: numbers in float modes, "p/q" strings in exact mode.
+template <class T>
+nlohmann::json matrixValuesJson(const Matrix<T>& m);
+
+/// `run --json` for the scenario, computed on the CPU core.
+nlohmann::json runJson(const Scenario& scenario);
+/// The same run as text for a terminal: input, per layer and head the weights, the output, and
+/// for a permutation both sides and the largest |f(P X) - P f(X)|.
+std::string runText(const Scenario& scenario);
+
+} // namespace attnlab
