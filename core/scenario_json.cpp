@@ -389,7 +389,7 @@ Scenario parseScenario(std::string_view text) {
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // syntax errors, numbers out of range
         throw InputError(std::string("not valid JSON: ") + e.what());
     }
     const JsonReader r(doc, "");

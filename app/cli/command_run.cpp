@@ -32,10 +32,9 @@ void writeMatrices(const nlohmann::json& node, const std::string& name,
         return;
     }
     if (!node.is_array() || node.empty()) return;
-    if (!node[0].is_array()) {
-        return;
-    }
-    if (node[0].empty() || node[0][0].is_array() || node[0][0].is_object()) {
+    const bool isMatrix = node[0].is_array() && !node[0].empty() && !node[0][0].is_array() &&
+                          !node[0][0].is_object();
+    if (!isMatrix) { // a list of layers or heads
         for (std::size_t i = 0; i < node.size(); ++i)
             writeMatrices(node[i], name + std::to_string(i), dir);
         return;

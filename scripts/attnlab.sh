@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The two set-up commands of the README: installs what is missing on Debian 12 (as root, or via
+# sudo), configures and builds into build/, then either runs the main job or the whole test suite.
+#
+#   bash scripts/attnlab.sh run    # build, then open AttnLab on the default scenario
+#   bash scripts/attnlab.sh test   # build, then run every test (ctest)
+#
+# Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags).
+set -euo pipefail
+
+mode=${1:-run}
+case "$mode" in run | test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+jobs=${JOBS:-2}
+
+packages=(
+    build-essential cmake ninja-build pkg-config git
+    qt6-base-dev libgl-dev libqcustomplot-dev
+    libeigen3-dev nlohmann-json3-dev libgmp-dev
+    ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
+    xvfb xauth
+)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "== installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+install_missing
+echo "== configuring and building in $build"
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
+cmake --build "$build" -j "$jobs"
+
+if [ "$mode" = test ]; then
+    export QT_QPA_PLATFORM=offscreen
+    ctest --test-dir "$build" --output-on-failure -j "$jobs"
+else
+    "$build/app/attnlab-cli" run builtin:positional-counterexample
+fi
