@@ -12,6 +12,14 @@ namespace attnlab {
 /// on long sequences).
 enum class Maps { Keep, Drop };
 
+/// A layer's weights materialised in scalar type T.
+template <class T>
+struct LayerWeights {
+    std::optional<Matrix<T>> ffn;
+    Matrix<T> wq, wk, wv;
+    std::optional<Matrix<T>> wo;
+};
+
 template <class T>
 class Model {
 public:
@@ -25,13 +33,11 @@ public:
     const ModelSpec& spec() const { return spec_; }
     int inputWidth() const { return d_; }
     int outputWidth() const;
+    std::size_t layerCount() const { return weights_.size(); }
+    const LayerWeights<T>& weights(std::size_t layer) const { return weights_.at(layer); }
 
 private:
-    struct Weights {
-        std::optional<Matrix<T>> ffn;
-        Matrix<T> wq, wk, wv;
-        std::optional<Matrix<T>> wo;
-    };
+    using Weights = LayerWeights<T>;
     Matrix<T> applyLayer(std::size_t index, const Matrix<T>& x, Trace<T>& trace, Maps maps,
                          long offset) const;
 

@@ -10,17 +10,19 @@
 
 namespace attnlab::cli {
 
-const char* const kDevicesUsage =
+std::string devicesUsage() {
+    return
     "usage: attnlab-cli devices [--json]\n\n"
     "Lists every backend compiled into this build and its devices (name, type, memory,\n"
     "features). The CPU is always present.\n\n"
     "  --json   print {\"devices\": [{\"backend\", \"name\", \"type\", \"memory_bytes\", "
     "\"features\"}]}\n";
+}
 
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
     const Arguments a(args, {"--json"}, {});
     if (a.help()) {
-        out << kDevicesUsage;
+        out << devicesUsage();
         return 0;
     }
     a.expectPositionals(0, "");

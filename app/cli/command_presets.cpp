@@ -11,16 +11,18 @@
 
 namespace attnlab::cli {
 
-const char* const kPresetsUsage =
+std::string presetsUsage() {
+    return
     "usage: attnlab-cli presets [--json]\n\n"
     "Lists the built-in scenarios. Open one anywhere a scenario file is expected as\n"
     "builtin:NAME, e.g. `attnlab-cli run builtin:positional-counterexample`.\n\n"
     "  --json   print [{\"name\": ..., \"title\": ...}, ...]\n";
+}
 
 int presetsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
     const Arguments a(args, {"--json"}, {});
     if (a.help()) {
-        out << kPresetsUsage;
+        out << presetsUsage();
         return 0;
     }
     a.expectPositionals(0, "");

@@ -12,7 +12,8 @@
 
 namespace attnlab::cli {
 
-const char* const kRunUsage =
+std::string runUsage() {
+    return
     "usage: attnlab-cli run SCENARIO [--backend auto|cpu|opencl|cuda] [--json] [--out DIR]\n\n"
     "Computes the scenario (a .json file, or builtin:NAME) on its tokens and, when it sets a\n"
     "permutation, on the permuted tokens P X: per layer and head the scores and weights, per\n"
@@ -20,6 +21,7 @@ const char* const kRunUsage =
     "  --backend B  where to compute (this build: cpu; auto picks cpu)\n"
     "  --json       print the result as JSON (exact values as \"p/q\" strings)\n"
     "  --out DIR    also write every matrix to DIR as float64 .npy\n";
+}
 
 namespace {
 
@@ -53,7 +55,7 @@ void writeMatrices(const nlohmann::json& node, const std::string& name,
 int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const Arguments a(args, {"--json"}, {"--backend", "--out"});
     if (a.help()) {
-        out << kRunUsage;
+        out << runUsage();
         return 0;
     }
     a.expectPositionals(1, "SCENARIO (a .json file or builtin:NAME)");

@@ -11,16 +11,18 @@ namespace attnlab::cli {
 struct Command {
     const char* name;
     const char* summary;
-    const char* usage; // full --help text
+    std::string (*usage)(); // full --help text
     int (*run)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 };
 
 int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int presetsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-extern const char* const kRunUsage;
-extern const char* const kPresetsUsage;
-extern const char* const kDevicesUsage;
+std::string runUsage();
+std::string presetsUsage();
+std::string devicesUsage();
+std::string checkUsage();
 
 } // namespace attnlab::cli

@@ -12,11 +12,13 @@ using namespace attnlab::cli;
 namespace {
 
 const Command kCommands[] = {
-    {"run", "compute a scenario (and its permuted input) and print the traces", kRunUsage,
+    {"run", "compute a scenario (and its permuted input) and print the traces", runUsage,
      runCommand},
-    {"presets", "list the built-in scenarios (open one as builtin:NAME)", kPresetsUsage,
+    {"check", "check properties (equivariance, locality, ...) on the scenario's numbers",
+     checkUsage, checkCommand},
+    {"presets", "list the built-in scenarios (open one as builtin:NAME)", presetsUsage,
      presetsCommand},
-    {"devices", "list the backends and devices this build can use", kDevicesUsage, devicesCommand},
+    {"devices", "list the backends and devices this build can use", devicesUsage, devicesCommand},
 };
 
 void printMainHelp(std::ostream& out) {
@@ -45,7 +47,7 @@ int main(int argc, char** argv) {
         try {
             return c.run(rest, std::cout, std::cerr);
         } catch (const UsageError& e) {
-            std::cerr << "attnlab-cli " << c.name << ": " << e.what() << "\n\n" << c.usage;
+            std::cerr << "attnlab-cli " << c.name << ": " << e.what() << "\n\n" << c.usage();
             return 2;
         } catch (const attnlab::InputError& e) {
             std::cerr << "attnlab-cli " << c.name << ": " << e.what() << "\n";

@@ -1,5 +1,513 @@
-// placeholder: being written
+// Mixers (properties.md §1.1-1.2): hand-computed weights and outputs in exact arithmetic,
+// softmax in double, all-masked rows, tiling equivalence for every tile size (§2.8), and the
+// ssm scan: weights·V = recurrent = chunkwise for every chunk (§2.9).
+#include "error.h"
+#include "mask.h"
+#include "mixer.h"
+
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+#include <cmath>
+#include <optional>
+
+using namespace attnlab;
+
+Q_DECLARE_METATYPE(attnlab::MaskSpec)
+Q_DECLARE_METATYPE(attnlab::MixerSpec)
+Q_DECLARE_METATYPE(attnlab::MixerSpec::Kind)
+
+namespace {
+template <class F>
+QString inputErrorOf(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+// An exact matrix from text: rows separated by ';', entries by spaces ("1 -1/2; 0 3").
+Matrix<Rational> rat(const QString& textRows) {
+    const QStringList rows = textRows.split(';');
+    const QStringList first = rows.front().split(' ', Qt::SkipEmptyParts);
+    Matrix<Rational> m(rows.size(), first.size());
+    for (int i = 0; i < rows.size(); ++i) {
+        const QStringList cells = rows[i].split(' ', Qt::SkipEmptyParts);
+        Q_ASSERT(cells.size() == first.size());
+        for (int j = 0; j < cells.size(); ++j) m(i, j) = parseRational(cells[j].toStdString());
+    }
+    return m;
+}
+
+// The inverse of rat(): "a b; c d" in lowest terms, for readable exact comparisons.
+QString text(const Matrix<Rational>& m) {
+    QStringList rows;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        QStringList cells;
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            cells << QString::fromStdString(rationalText(m(i, j)));
+        rows << cells.join(' ');
+    }
+    return rows.join("; ");
+}
+
+// Deterministic exact test data with mixed signs and denominators.
+Matrix<Rational> exactData(int rows, int cols, int seed) {
+    Matrix<Rational> m(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) {
+            Rational x((i * 3 + j * 5 + seed * 7) % 9 - 4, 1 + (i + j + seed) % 3);
+            x.canonicalize();
+            m(i, j) = x;
+        }
+    return m;
+}
+
+// Deterministic double test data in [-2, 2].
+Eigen::MatrixXd doubleData(int rows, int cols, int seed) {
+    Eigen::MatrixXd m(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) m(i, j) = 2 * std::sin(0.9 * (seed + 1) + 1.3 * i + 2.1 * j * j);
+    return m;
+}
+
+// An ALiBi-like exact bias -|s - t|/2.
+Matrix<Rational> exactBias(int n) {
+    Matrix<Rational> b(n, n);
+    for (int s = 0; s < n; ++s)
+        for (int t = 0; t < n; ++t) {
+            b(s, t) = Rational(-std::abs(s - t), 2);
+            b(s, t).canonicalize(); // GMP arithmetic needs canonical operands
+        }
+    return b;
+}
+
+MixerSpec mixer(MixerSpec::Kind kind, std::optional<Rational> scale = std::nullopt) {
+    MixerSpec spec;
+    spec.kind = kind;
+    spec.scale = std::move(scale);
+    return spec;
+}
+
+MixerSpec ssm(const char* a, bool bidirectional) {
+    MixerSpec spec;
+    spec.kind = MixerSpec::Kind::Ssm;
+    spec.a = parseRational(a);
+    spec.bidirectional = bidirectional;
+    return spec;
+}
+
+// A custom mask from rows of '0'/'1'.
+MaskSpec customMask(const QStringList& rows) {
+    BoolMatrix m(rows.size(), rows.size());
+    for (int s = 0; s < rows.size(); ++s)
+        for (int t = 0; t < rows.size(); ++t) m(s, t) = rows[s][t] == '1';
+    return MaskSpec::custom(m);
+}
+
+double maxAbs(const Eigen::MatrixXd& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
+} // namespace
+
+class TestMixer : public QObject {
+    Q_OBJECT
+private slots:
+    void exactHandCases_data() {
+        QTest::addColumn<MixerSpec::Kind>("kind");
+        QTest::addColumn<QString>("scale"); // empty: default
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::addColumn<bool>("withBias");
+        QTest::addColumn<QString>("scores");
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<QString>("output");
+        using K = MixerSpec::Kind;
+        // Q = [1; 2; -1], K = [1; 0; 2] (p = 1), V = [1 0; 0 1; 1 1]: Q·Kᵀ below.
+        const QString s = "1 0 2; 2 0 4; -1 0 -2";
+        QTest::newRow("softmax_like all")
+            << K::SoftmaxLike << "" << MaskSpec::all() << false << s
+            << "1/3 1/6 1/2; 1/3 1/9 5/9; 1/3 1/3 1/3" << "5/6 2/3; 8/9 2/3; 2/3 2/3";
+        QTest::newRow("softmax_like causal")
+            << K::SoftmaxLike << "" << MaskSpec::causal() << false << s
+            << "1 0 0; 3/4 1/4 0; 1/3 1/3 1/3" << "1 0; 3/4 1/4; 2/3 2/3";
+        QTest::newRow("softmax_like window(1)")
+            << K::SoftmaxLike << "" << MaskSpec::window(1) << false << s
+            << "2/3 1/3 0; 1/3 1/9 5/9; 0 1/2 1/2" << "2/3 1/3; 8/9 2/3; 1/2 1";
+        QTest::newRow("softmax_like scale 1/2")
+            << K::SoftmaxLike << "1/2" << MaskSpec::all() << false << "1/2 0 1; 1 0 2; -1/2 0 -1"
+            << "1/3 2/9 4/9; 1/3 1/6 1/2; 1/3 1/3 1/3" << "7/9 2/3; 5/6 2/3; 2/3 2/3";
+        // With the bias B[s][t] = -|s - t|.
+        QTest::newRow("softmax_like bias")
+            << K::SoftmaxLike << "" << MaskSpec::all() << true << "1 -1 0; 1 0 3; -3 -1 -2"
+            << "1/2 1/4 1/4; 2/7 1/7 4/7; 1/3 1/3 1/3" << "3/4 1/2; 6/7 5/7; 2/3 2/3";
+        QTest::newRow("raw all") << K::Raw << "" << MaskSpec::all() << false << s << s
+                                 << "3 2; 6 4; -3 -2";
+        QTest::newRow("raw causal") << K::Raw << "" << MaskSpec::causal() << false << s
+                                    << "1 0 0; 2 0 0; -1 0 -2" << "1 0; 2 0; -3 -2";
+        QTest::newRow("raw scale 3") << K::Raw << "3" << MaskSpec::causal() << false
+                                     << "3 0 6; 6 0 12; -3 0 -6" << "3 0 0; 6 0 0; -3 0 -6"
+                                     << "3 0; 6 0; -9 -6";
+        QTest::newRow("softmax_like scale 1 blocks(1,2)")
+            << K::SoftmaxLike << "1" << MaskSpec::blocks({1, 2}) << false << s
+            << "1 0 0; 0 1/6 5/6; 0 1/2 1/2" << "1 0; 5/6 1; 1/2 1";
+    }
+    void exactHandCases() {
+        QFETCH(MixerSpec::Kind, kind);
+        QFETCH(QString, scale);
+        QFETCH(MaskSpec, mask);
+        QFETCH(bool, withBias);
+        QFETCH(QString, scores);
+        QFETCH(QString, weights);
+        QFETCH(QString, output);
+        const Matrix<Rational> q = rat("1; 2; -1"), k = rat("1; 0; 2"), v = rat("1 0; 0 1; 1 1");
+        const MixerSpec spec =
+            mixer(kind, scale.isEmpty() ? std::nullopt : std::optional(parseRational(scale.toStdString())));
+        const Matrix<Rational> bias = Rational(2) * exactBias(3);
+        const BoolMatrix m = buildMask(mask, 3);
+        const HeadResult<Rational> r = attendHead<Rational>(spec, q, k, v, withBias ? &bias : nullptr, m);
+        QCOMPARE(text(r.scores), scores);
+        QCOMPARE(text(r.weights), weights);
+        QCOMPARE(text(r.output), output);
+        QVERIFY(r.allMaskedRows.empty());
+        // Blocked keys get exactly 0.
+        for (int s = 0; s < 3; ++s)
+            for (int t = 0; t < 3; ++t)
+                if (!m(s, t)) QVERIFY(r.weights(s, t) == 0);
+        // mixWeights alone gives the same weights from the scores.
+        QCOMPARE(text(mixWeights(spec, r.scores, m)), weights);
+    }
+
+    void rowsSumToOneExactly_data() {
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::newRow("all") << MaskSpec::all();
+        QTest::newRow("causal") << MaskSpec::causal();
+        QTest::newRow("window(1)") << MaskSpec::window(1);
+        QTest::newRow("blocks(3,4)") << MaskSpec::blocks({3, 4});
+        QTest::newRow("dilated(1,2)") << MaskSpec::dilated(1, 2);
+        QTest::newRow("global(1, causal_window(1))") << MaskSpec::global(1, MaskSpec::causalWindow(1));
+    }
+    void rowsSumToOneExactly() {
+        QFETCH(MaskSpec, mask);
+        const int n = 7;
+        const Matrix<Rational> scores = exactData(n, n, 3);
+        const BoolMatrix m = buildMask(mask, n);
+        const Matrix<Rational> w = mixWeights(mixer(MixerSpec::Kind::SoftmaxLike), scores, m);
+        for (int s = 0; s < n; ++s) {
+            Rational total = 0;
+            for (int t = 0; t < n; ++t) {
+                if (m(s, t)) QVERIFY2(w(s, t) > 0, "allowed weight not positive");
+                else QVERIFY2(w(s, t) == 0, "blocked weight not exactly 0");
+                total += w(s, t);
+            }
+            QCOMPARE(QString::fromStdString(rationalText(total)), QString("1"));
+        }
+        // raw does not normalise: it is the masked scores themselves.
+        const Matrix<Rational> raw = mixWeights(mixer(MixerSpec::Kind::Raw), scores, m);
+        for (int s = 0; s < n; ++s)
+            for (int t = 0; t < n; ++t) QVERIFY(raw(s, t) == (m(s, t) ? scores(s, t) : Rational(0)));
+        // softmax in double: sums are 1 up to rounding.
+        const Eigen::MatrixXd wd =
+            mixWeights(mixer(MixerSpec::Kind::Softmax), Eigen::MatrixXd(doubleData(n, n, 1)), m);
+        for (int s = 0; s < n; ++s) {
+            QVERIFY(std::abs(wd.row(s).sum() - 1) < 1e-14);
+            for (int t = 0; t < n; ++t) QVERIFY(m(s, t) ? wd(s, t) > 0 : wd(s, t) == 0.0);
+        }
+    }
+
+    void softmaxDoubleHand() {
+        const double e = std::exp(1.0);
+        Eigen::MatrixXd scores(3, 3);
+        scores << 0, std::log(2.0), std::log(3.0), //
+            1000, 1001, 5000,                      // key 2 blocked: must not enter the max
+            -1000, -1001, 5000;
+        BoolMatrix mask = BoolMatrix::Constant(3, 3, true);
+        mask(1, 2) = mask(2, 2) = false;
+        const Eigen::MatrixXd w = mixWeights(mixer(MixerSpec::Kind::Softmax), scores, mask);
+        QVERIFY(w.allFinite());
+        Eigen::MatrixXd expected(3, 3);
+        expected << 1.0 / 6, 2.0 / 6, 3.0 / 6, //
+            1 / (1 + e), e / (1 + e), 0,       //
+            e / (1 + e), 1 / (1 + e), 0;
+        QVERIFY2(maxAbs(w - expected) < 1e-15, qPrintable(QString::number(maxAbs(w - expected))));
+        QCOMPARE(w(1, 2), 0.0);
+        QCOMPARE(w(2, 2), 0.0);
+    }
+
+    void softmaxDefaultScale() {
+        // Q = K = [2 0; 0 2; 1 1], p = 2: S = Q·Kᵀ/sqrt(2).
+        Eigen::MatrixXd q(3, 2);
+        q << 2, 0, 0, 2, 1, 1;
+        Eigen::MatrixXd v(3, 1);
+        v << 1, 2, 4;
+        const HeadResult<double> r = attendHead<double>(mixer(MixerSpec::Kind::Softmax), q, q, v, nullptr,
+                                                buildMask(MaskSpec::all(), 3));
+        const double c = 1 / std::sqrt(2.0);
+        const double raw[3][3] = {{4, 0, 2}, {0, 4, 2}, {2, 2, 2}};
+        for (int s = 0; s < 3; ++s) {
+            double total = 0, mixed = 0;
+            for (int t = 0; t < 3; ++t) total += std::exp(c * raw[s][t]);
+            for (int t = 0; t < 3; ++t) {
+                QVERIFY(std::abs(r.scores(s, t) - c * raw[s][t]) < 1e-15);
+                const double w = std::exp(c * raw[s][t]) / total;
+                QVERIFY(std::abs(r.weights(s, t) - w) < 1e-15);
+                mixed += w * v(t, 0);
+            }
+            QVERIFY(std::abs(r.output(s, 0) - mixed) < 1e-14);
+        }
+        QVERIFY(std::abs(r.weights(2, 0) - 1.0 / 3) < 1e-15); // equal scores, equal weights
+    }
+
+    void mixerScale() {
+        QCOMPARE(attnlab::mixerScale<double>(mixer(MixerSpec::Kind::Softmax), 4), 0.5);
+        QCOMPARE(attnlab::mixerScale<double>(mixer(MixerSpec::Kind::Softmax), 0), 1.0);
+        QCOMPARE(attnlab::mixerScale<double>(mixer(MixerSpec::Kind::SoftmaxLike), 4), 1.0);
+        QCOMPARE(attnlab::mixerScale<double>(mixer(MixerSpec::Kind::Raw), 9), 1.0);
+        const Rational third = attnlab::mixerScale<Rational>(
+            mixer(MixerSpec::Kind::Softmax, parseRational("1/3")), 4);
+        QCOMPARE(QString::fromStdString(rationalText(third)), QString("1/3"));
+        QCOMPARE(QString::fromStdString(
+                     rationalText(attnlab::mixerScale<Rational>(mixer(MixerSpec::Kind::Raw), 4))),
+                 QString("1"));
+        // The default softmax scale 1/sqrt(p) has no exact value.
+        const QString message = inputErrorOf(
+            [] { attnlab::mixerScale<Rational>(mixer(MixerSpec::Kind::Softmax), 4); });
+        QVERIFY2(message.contains("precision exact") && message.contains("sqrt"), qPrintable(message));
+    }
+
+    void checkPrecision_data() {
+        QTest::addColumn<MixerSpec::Kind>("kind");
+        QTest::addColumn<bool>("refusedInExact");
+        QTest::newRow("softmax") << MixerSpec::Kind::Softmax << true;
+        QTest::newRow("softmax_like") << MixerSpec::Kind::SoftmaxLike << false;
+        QTest::newRow("raw") << MixerSpec::Kind::Raw << false;
+        QTest::newRow("ssm") << MixerSpec::Kind::Ssm << false;
+    }
+    void checkPrecision() {
+        QFETCH(MixerSpec::Kind, kind);
+        QFETCH(bool, refusedInExact);
+        const MixerSpec spec = mixer(kind);
+        const QString exact = inputErrorOf([&] { spec.checkPrecision(Precision::Exact); });
+        QCOMPARE(!exact.isNull(), refusedInExact);
+        if (refusedInExact)
+            QVERIFY2(exact.contains("precision exact") && exact.contains("exp"), qPrintable(exact));
+        QVERIFY(inputErrorOf([&] { spec.checkPrecision(Precision::Float64); }).isNull());
+        QVERIFY(inputErrorOf([&] { spec.checkPrecision(Precision::Float32); }).isNull());
+    }
+
+    void softmaxWeightsRefusedInExact() {
+        const QString message = inputErrorOf([] {
+            mixWeights(mixer(MixerSpec::Kind::Softmax, Rational(1)), rat("1 2; 3 4"),
+                       buildMask(MaskSpec::all(), 2));
+        });
+        QVERIFY2(message.contains("precision exact") && message.contains("exp"), qPrintable(message));
+    }
+
+    void allMaskedRow_data() {
+        QTest::addColumn<MixerSpec::Kind>("kind");
+        QTest::addColumn<int>("tile");
+        QTest::newRow("softmax") << MixerSpec::Kind::Softmax << 0;
+        QTest::newRow("softmax tiled") << MixerSpec::Kind::Softmax << 2;
+        QTest::newRow("softmax_like") << MixerSpec::Kind::SoftmaxLike << 0;
+        QTest::newRow("softmax_like tiled") << MixerSpec::Kind::SoftmaxLike << 3;
+        QTest::newRow("raw") << MixerSpec::Kind::Raw << 0;
+        QTest::newRow("raw tiled") << MixerSpec::Kind::Raw << 1;
+    }
+    void allMaskedRow() {
+        QFETCH(MixerSpec::Kind, kind);
+        QFETCH(int, tile);
+        const BoolMatrix mask = buildMask(customMask({"1100", "0000", "0111", "0000"}), 4);
+        MixerSpec spec = mixer(kind);
+        spec.tile = tile;
+        // Double for every kind.
+        const Eigen::MatrixXd q = doubleData(4, 3, 1), k = doubleData(4, 3, 2), v = doubleData(4, 2, 3);
+        const HeadResult<double> r = attendHead<double>(spec, q, k, v, nullptr, mask);
+        QVERIFY2(r.weights.allFinite() && r.output.allFinite(), "NaN or Inf in the result");
+        for (int row : {1, 3}) {
+            QVERIFY(r.weights.row(row).isZero(0));
+            QVERIFY(r.output.row(row).isZero(0));
+        }
+        QVERIFY(!r.output.row(0).isZero(0));
+        QCOMPARE(QList<int>(r.allMaskedRows.begin(), r.allMaskedRows.end()), (QList<int>{1, 3}));
+        // Exact for the exp-free kinds.
+        if (kind != MixerSpec::Kind::Softmax) {
+            const HeadResult<Rational> e =
+                attendHead<Rational>(spec, exactData(4, 3, 1), exactData(4, 3, 2), exactData(4, 2, 3), nullptr, mask);
+            for (int row : {1, 3}) {
+                for (int t = 0; t < 4; ++t) QVERIFY(e.weights(row, t) == 0);
+                for (int j = 0; j < 2; ++j) QVERIFY(e.output(row, j) == 0);
+            }
+            QCOMPARE(QList<int>(e.allMaskedRows.begin(), e.allMaskedRows.end()), (QList<int>{1, 3}));
+        }
+    }
+
+    void tilingExact_data() {
+        QTest::addColumn<MixerSpec::Kind>("kind");
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::addColumn<bool>("withBias");
+        for (auto kind : {MixerSpec::Kind::SoftmaxLike, MixerSpec::Kind::Raw}) {
+            const QString name = QString::fromStdString(mixerKindName(kind));
+            const auto row = [&](const char* what) { return (name + " " + what).toUtf8(); };
+            QTest::newRow(row("all").constData()) << kind << MaskSpec::all() << false;
+            QTest::newRow(row("causal").constData()) << kind << MaskSpec::causal() << false;
+            QTest::newRow(row("window(1)").constData()) << kind << MaskSpec::window(1) << false;
+            QTest::newRow(row("blocks(3,4)").constData()) << kind << MaskSpec::blocks({3, 4}) << false;
+            QTest::newRow(row("dilated(1,2)").constData()) << kind << MaskSpec::dilated(1, 2) << false;
+            QTest::newRow(row("all-masked row").constData())
+                << kind
+                << customMask({"1000000", "0000000", "1110001", "0001000", "0000000", "1111111",
+                               "0000011"})
+                << false;
+            QTest::newRow(row("causal + bias").constData()) << kind << MaskSpec::causal() << true;
+            QTest::newRow(row("all + bias").constData()) << kind << MaskSpec::all() << true;
+        }
+    }
+    void tilingExact() {
+        QFETCH(MixerSpec::Kind, kind);
+        QFETCH(MaskSpec, mask);
+        QFETCH(bool, withBias);
+        const int n = 7;
+        const Matrix<Rational> q = exactData(n, 3, 1), k = exactData(n, 3, 2), v = exactData(n, 2, 3);
+        const Matrix<Rational> bias = exactBias(n);
+        const Matrix<Rational>* b = withBias ? &bias : nullptr;
+        const BoolMatrix m = buildMask(mask, n);
+        MixerSpec spec = mixer(kind, parseRational("2/3"));
+        const HeadResult<Rational> untiled = attendHead<Rational>(spec, q, k, v, b, m);
+        const QString expected = text(untiled.weights * v);
+        QCOMPARE(text(untiled.output), expected);
+        for (int tile = 1; tile <= n + 2; ++tile) { // ragged last tiles for 2..6, one tile for >= 7
+            QCOMPARE(text(tiledOutput<Rational>(spec, q, k, v, b, m, tile)), expected);
+            spec.tile = tile; // attendHead takes the tiled path when the spec asks for it
+            QCOMPARE(text(attendHead<Rational>(spec, q, k, v, b, m).output), expected);
+            spec.tile = 0;
+        }
+    }
+
+    void tilingSoftmaxDouble_data() {
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::addColumn<bool>("withBias");
+        QTest::addColumn<int>("keyOrder"); // 0: generic, 1: increasing scores, 2: decreasing
+        QTest::newRow("causal") << MaskSpec::causal() << false << 0;
+        QTest::newRow("window(2)") << MaskSpec::window(2) << false << 0;
+        QTest::newRow("window(1) + bias") << MaskSpec::window(1) << true << 0;
+        QTest::newRow("causal + bias") << MaskSpec::causal() << true << 0;
+        QTest::newRow("all, increasing scores (max rescaled)") << MaskSpec::all() << false << 1;
+        QTest::newRow("all, decreasing scores") << MaskSpec::all() << false << 2;
+        QTest::newRow("causal, increasing scores") << MaskSpec::causal() << false << 1;
+    }
+    void tilingSoftmaxDouble() {
+        QFETCH(MaskSpec, mask);
+        QFETCH(bool, withBias);
+        QFETCH(int, keyOrder);
+        const int n = 7;
+        Eigen::MatrixXd q = doubleData(n, 3, 4), k = doubleData(n, 3, 5);
+        const Eigen::MatrixXd v = doubleData(n, 2, 6);
+        if (keyOrder != 0) { // scores grow (or shrink) with the key: the running max moves
+            q = Eigen::MatrixXd::Ones(n, 3);
+            for (int t = 0; t < n; ++t) k.row(t).setConstant(keyOrder == 1 ? 2.0 * t : -2.0 * t);
+        }
+        Eigen::MatrixXd bias(n, n);
+        for (int s = 0; s < n; ++s)
+            for (int t = 0; t < n; ++t) bias(s, t) = -0.75 * std::abs(s - t);
+        const Eigen::MatrixXd* b = withBias ? &bias : nullptr;
+        const BoolMatrix m = buildMask(mask, n);
+        const MixerSpec spec = mixer(MixerSpec::Kind::Softmax);
+        const HeadResult<double> untiled = attendHead<double>(spec, q, k, v, b, m);
+        const Eigen::MatrixXd expected = untiled.weights * v;
+        const double tolerance = 1e-12 * std::max(1.0, maxAbs(expected));
+        for (int tile = 1; tile <= n + 1; ++tile) {
+            const Eigen::MatrixXd tiled = tiledOutput<double>(spec, q, k, v, b, m, tile);
+            QVERIFY(tiled.allFinite());
+            const double error = maxAbs(tiled - expected);
+            QVERIFY2(error <= tolerance,
+                     qPrintable(QString("tile %1: max error %2").arg(tile).arg(error, 0, 'g', 3)));
+        }
+    }
+
+    void tileMustBePositive() {
+        const Matrix<Rational> x = exactData(3, 2, 1);
+        const QString message = inputErrorOf([&] {
+            tiledOutput<Rational>(mixer(MixerSpec::Kind::Raw), x, x, x, nullptr, buildMask(MaskSpec::all(), 3), 0);
+        });
+        QVERIFY2(message.contains("tile"), qPrintable(message));
+    }
+
+    void ssmHand_data() {
+        QTest::addColumn<bool>("bidirectional");
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<QString>("output");
+        // Q = [1; 2; 3], K = [1; 1; 2], V = [1; 2; 3], a = 1/2.
+        QTest::newRow("causal") << false << "1 0 0; 1 2 0; 3/4 3/2 6" << "1; 5; 87/4";
+        QTest::newRow("bidirectional") << true << "2 1/2 1/2; 1 4 2; 3/4 3/2 12" << "9/2; 15; 159/4";
+    }
+    void ssmHand() {
+        QFETCH(bool, bidirectional);
+        QFETCH(QString, weights);
+        QFETCH(QString, output);
+        const Matrix<Rational> q = rat("1; 2; 3"), k = rat("1; 1; 2"), v = rat("1; 2; 3");
+        const MixerSpec spec = ssm("1/2", bidirectional);
+        QCOMPARE(text(ssmWeights(spec, q, k)), weights);
+        for (int chunk = 0; chunk <= 4; ++chunk) QCOMPARE(text(ssmScan(spec, q, k, v, chunk)), output);
+        MixerSpec chunked = spec;
+        chunked.chunk = 2;
+        // ssm ignores the mask: an all-false mask changes nothing and reports no rows.
+        const HeadResult<Rational> r = attendHead<Rational>(chunked, q, k, v, nullptr, buildMask(MaskSpec::none(), 3));
+        QCOMPARE(text(r.scores), QString("1 1 2; 2 2 4; 3 3 6"));
+        QCOMPARE(text(r.weights), weights);
+        QCOMPARE(text(r.output), output);
+        QVERIFY(r.allMaskedRows.empty());
+    }
+
+    void ssmForms_data() {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<bool>("bidirectional");
+        for (const char* a : {"1/2", "1", "0", "-2/3", "3"})
+            for (bool bidirectional : {false, true})
+                QTest::newRow(qPrintable(QString("a = %1, %2").arg(a, bidirectional ? "bidirectional" : "causal")))
+                    << QString(a) << bidirectional;
+    }
+    void ssmForms() {
+        QFETCH(QString, a);
+        QFETCH(bool, bidirectional);
+        const int n = 7;
+        const Matrix<Rational> q = exactData(n, 3, 1), k = exactData(n, 3, 2), v = exactData(n, 2, 3);
+        const MixerSpec spec = ssm(qPrintable(a), bidirectional);
+        const QString expected = text(ssmWeights(spec, q, k) * v);
+        QCOMPARE(text(ssmScan(spec, q, k, v, 0)), expected); // recurrent
+        for (int chunk = 1; chunk <= n + 1; ++chunk)
+            QVERIFY2(text(ssmScan(spec, q, k, v, chunk)) == expected,
+                     qPrintable(QString("chunk %1: %2 vs %3")
+                                    .arg(chunk)
+                                    .arg(text(ssmScan(spec, q, k, v, chunk)), expected)));
+    }
+
+    void ssmWeightsStructure() {
+        const int n = 5;
+        const Matrix<Rational> q = exactData(n, 2, 1), k = exactData(n, 2, 2);
+        const Matrix<Rational> qk = q * k.transpose();
+        const Matrix<Rational> causal = ssmWeights(ssm("1/2", false), q, k);
+        const Matrix<Rational> both = ssmWeights(ssm("1/2", true), q, k);
+        for (int s = 0; s < n; ++s)
+            for (int t = 0; t < n; ++t) {
+                const Rational decay = integerPower(Rational(1, 2), std::abs(s - t));
+                QVERIFY(causal(s, t) == (t <= s ? Rational(decay * qk(s, t)) : Rational(0)));
+                QVERIFY(both(s, t) == Rational((s == t ? 2 : 1) * decay * qk(s, t)));
+            }
+    }
+
+    void describe_data() {
+        QTest::addColumn<MixerSpec>("spec");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("softmax") << mixer(MixerSpec::Kind::Softmax) << "softmax";
+        QTest::newRow("softmax_like") << mixer(MixerSpec::Kind::SoftmaxLike) << "softmax_like";
+        QTest::newRow("raw") << mixer(MixerSpec::Kind::Raw) << "raw";
+        QTest::newRow("ssm causal") << ssm("1/2", false) << "ssm(a=1/2, causal)";
+        QTest::newRow("ssm bidirectional") << ssm("1", true) << "ssm(a=1, bidirectional)";
+    }
+    void describe() {
+        QFETCH(MixerSpec, spec);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(spec.describe()), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMixer)
 #include "test_mixer.moc"

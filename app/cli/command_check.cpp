@@ -1,0 +1,99 @@
+// `attnlab-cli check`: run property checks on a scenario's numbers (cli.md).
+#include "arguments.h"
+#include "commands.h"
+
+#include "checks/property_check.h"
+#include "error.h"
+#include "scenario_json.h"
+
+#include <ostream>
+#include <sstream>
+
+namespace attnlab::cli {
+
+std::string checkUsage() {
+    std::ostringstream out;
+    out << "usage: attnlab-cli check SCENARIO [--property NAME[:key=value,...]]... [--samples K]\n"
+           "                        [--seed S] [--backend auto|cpu|opencl|cuda] [--json]\n\n"
+           "Checks properties on the scenario's actual numbers, in its precision. Without\n"
+           "--property, runs the scenario's own \"checks\", or every property when it lists none.\n\n"
+           "  --property P  NAME or NAME:key=value,... (repeatable), e.g. locality:radius=2\n"
+           "  --samples K   random permutations to sample (overrides a property's samples)\n"
+           "  --seed S      seed of the sampled permutations and perturbations (default 0)\n"
+           "  --json        print {\"precision\", \"backend\", \"properties\": [...]}\n\n"
+           "properties:\n";
+    for (const auto& c : propertyChecks()) {
+        const std::string name = c->name();
+        out << "  " << name << std::string(name.size() < 26 ? 26 - name.size() : 1, ' ')
+            << c->parameters() << "\n";
+    }
+    out << "\nexit status: 0 every property holds (or does not apply), 1 one fails, 2 bad input\n";
+    return out.str();
+}
+
+namespace {
+
+std::string valueText(const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+
+int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+    const Arguments a(args, {"--json"}, {"--property", "--samples", "--seed", "--backend"});
+    if (a.help()) {
+        out << checkUsage();
+        return 0;
+    }
+    a.expectPositionals(1, "SCENARIO (a .json file or builtin:NAME)");
+    const std::string backend = a.option("--backend").value_or("auto");
+    if (backend != "auto" && backend != "cpu")
+        throw InputError("--backend " + backend + ": this backend is not built into this version");
+    const long samples = a.integer("--samples", -1, 0, 1000000);
+    const auto seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, 1L << 53));
+    const Scenario scenario = loadScenario(a.positionals()[0]);
+
+    std::vector<CheckSpec> checks;
+    for (const std::string& p : a.all("--property")) checks.push_back(parseCheckArgument(p));
+    if (checks.empty()) checks = scenario.checks;
+    if (checks.empty())
+        for (const auto& c : propertyChecks()) checks.push_back({c->name()});
+    for (CheckSpec& c : checks) {
+        if (!findPropertyCheck(c.name))
+            throw UsageError("unknown property '" + c.name + "' (the list is in check --help)");
+        if (samples >= 0 && (c.name == "permutation-equivariance" ||
+                             c.name == "permutation-invariance" || c.name == "gradient"))
+            c.params["samples"] = samples;
+    }
+    const std::vector<PropertyReport> reports = runChecks(scenario, checks, seed);
+    bool failed = false;
+    for (const auto& r : reports) failed = failed || r.verdict == Verdict::Fails;
+
+    if (a.flag("--json")) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& r : reports) list.push_back(reportJson(r));
+        out << nlohmann::json{{"precision", precisionName(scenario.precision)},
+                              {"backend", "cpu"},
+                              {"properties", list}}
+                   .dump(2)
+            << "\n";
+        return failed ? 1 : 0;
+    }
+    out << (scenario.name.empty() ? "(unnamed scenario)" : scenario.name) << " — precision "
+        << precisionName(scenario.precision) << ", backend cpu\n\n";
+    for (const auto& r : reports) {
+        out << (r.verdict == Verdict::Holds ? "HOLDS " : r.verdict == Verdict::Fails ? "FAILS " : "n/a   ")
+            << r.name;
+        if (r.verdict != Verdict::NotApplicable)
+            out << "  (max deviation " << valueText(r.maxDeviation) << ", tolerance "
+                << valueText(r.tolerance) << ")";
+        out << "\n      " << r.explanation << "\n";
+        if (!r.witness.is_null()) out << "      witness: " << r.witness.dump() << "\n";
+        if (!r.shrunkWitness.is_null()) out << "      shrunk:  " << r.shrunkWitness.dump() << "\n";
+        if (!r.checked.empty()) out << "      checked: " << r.checked.dump() << "\n";
+    }
+    return failed ? 1 : 0;
+}
+
+} // namespace attnlab::cli

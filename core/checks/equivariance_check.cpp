@@ -1,0 +1,210 @@
+// permutation-equivariance: f(P_σ X) = P_σ f(X); permutation-invariance: the same on the pooled
+// readout Σ_i f(X)[i]. Checked on the scenario's σ plus seeded samples (all σ when n! is within
+// the budget); a failure is shrunk to the fewest tokens, a single transposition and the first
+// differing entry.
+#include "checks/check_support.h"
+#include "checks/check_factories.h"
+#include "error.h"
+#include "precision_dispatch.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace attnlab {
+
+namespace {
+
+template <class T>
+class Comparer {
+public:
+    Comparer(const CheckSetup<T>& setup, bool pooled) : setup_(setup), pooled_(pooled) {}
+
+    /// |f(P X) - P f(X)| for tokens x (fx = f(x) given), with both sides kept for the witness.
+    Deviation<T> compare(const Permutation& sigma, const Matrix<T>& x, const Matrix<T>& fx,
+                         Matrix<T>* lhs = nullptr, Matrix<T>* rhs = nullptr) const {
+        Matrix<T> a = setup_.output(sigma.applyRows(x));
+        Matrix<T> b = sigma.applyRows(fx);
+        if (pooled_) {
+            a = a.colwise().sum().eval();
+            b = fx.colwise().sum().eval();
+        }
+        if (lhs) *lhs = a;
+        if (rhs) *rhs = b;
+        return compareMatrices<T>(a, b);
+    }
+    bool fails(const Deviation<T>& d) const {
+        return d.largest > tolerance<T>(d.magnitude, setup_.depth);
+    }
+    Matrix<T> output(const Matrix<T>& x) const { return setup_.output(x); }
+
+private:
+    const CheckSetup<T>& setup_;
+    bool pooled_;
+};
+
+// n! when it is at most `cap`, else cap + 1.
+long cappedFactorial(int n, long cap) {
+    long f = 1;
+    for (int k = 2; k <= n; ++k) {
+        f *= k;
+        if (f > cap) return cap + 1;
+    }
+    return f;
+}
+
+template <class T>
+Matrix<T> rowsOf(const Matrix<T>& x, const std::vector<int>& keep) {
+    Matrix<T> out(static_cast<Eigen::Index>(keep.size()), x.cols());
+    for (std::size_t i = 0; i < keep.size(); ++i) out.row(Eigen::Index(i)) = x.row(keep[i]);
+    return out;
+}
+
+// The first transposition (nearest pairs first) that breaks the property on x, if any.
+template <class T>
+std::optional<Permutation> failingTransposition(const Comparer<T>& c, const Matrix<T>& x,
+                                                const CheckRequest& request) {
+    const int m = static_cast<int>(x.rows());
+    Matrix<T> fx;
+    try {
+        fx = c.output(x);
+    } catch (const InputError&) {
+        return std::nullopt; // the model does not apply to this many tokens (e.g. custom mask)
+    }
+    for (int gap = 1; gap < m; ++gap)
+        for (int i = 0; i + gap < m; ++i) {
+            pollCancel(request);
+            const Permutation tau = Permutation::transposition(m, i, i + gap);
+            if (c.fails(c.compare(tau, x, fx))) return tau;
+        }
+    return std::nullopt;
+}
+
+template <class T>
+nlohmann::json shrink(const Comparer<T>& c, const Matrix<T>& tokens, const CheckRequest& request,
+                      bool pooled) {
+    std::vector<int> keep(static_cast<std::size_t>(tokens.rows()));
+    std::iota(keep.begin(), keep.end(), 0);
+    auto tau = failingTransposition(c, tokens, request);
+    if (!tau) return nullptr; // only a longer cycle breaks it: nothing smaller to show
+    if (tokens.rows() <= 10) { // greedily drop tokens while some transposition still fails
+        for (bool removed = true; removed && keep.size() > 2;) {
+            removed = false;
+            for (std::size_t k = 0; k < keep.size(); ++k) {
+                std::vector<int> fewer = keep;
+                fewer.erase(fewer.begin() + long(k));
+                if (auto t = failingTransposition(c, rowsOf(tokens, fewer), request)) {
+                    keep = std::move(fewer);
+                    tau = t;
+                    removed = true;
+                    break;
+                }
+            }
+        }
+    }
+    const Matrix<T> x = rowsOf(tokens, keep);
+    Matrix<T> lhs, rhs;
+    const Deviation<T> d = c.compare(*tau, x, c.output(x), &lhs, &rhs);
+    // The first differing entry in reading order.
+    for (Eigen::Index i = 0; i < lhs.rows(); ++i)
+        for (Eigen::Index j = 0; j < lhs.cols(); ++j)
+            if (absolute<T>(lhs(i, j) - rhs(i, j)) > tolerance<T>(d.magnitude, 1)) {
+                std::vector<int> swapped;
+                for (int k = 0; k < tau->size(); ++k)
+                    if ((*tau)(k) != k) swapped.push_back(k);
+                nlohmann::json w = {{"tokens", keep},
+                                    {"n", keep.size()},
+                                    {"permutation", tau->images()},
+                                    {"transposition", swapped},
+                                    {"column", j},
+                                    {"transformed_then_model", scalarJson<T>(lhs(i, j))},
+                                    {"model_then_transformed", scalarJson<T>(rhs(i, j))}};
+                w["row"] = pooled ? nlohmann::json("pooled") : nlohmann::json(i);
+                return w;
+            }
+    return nullptr;
+}
+
+class EquivarianceCheck : public PropertyCheck {
+public:
+    explicit EquivarianceCheck(bool pooled) : pooled_(pooled) {}
+    std::string name() const override {
+        return pooled_ ? "permutation-invariance" : "permutation-equivariance";
+    }
+    std::string parameters() const override {
+        return "samples [32] random σ besides the scenario's own; exhaustive when n! <= samples";
+    }
+    PropertyReport run(const CheckRequest& request) const override {
+        expectParams(request, {"samples"});
+        return withScalar(request.scenario.precision,
+                          [&]<class T>() { return runTyped<T>(request); });
+    }
+
+private:
+    template <class T>
+    PropertyReport runTyped(const CheckRequest& request) const {
+        const Scenario& s = request.scenario;
+        const long samples = integerParam(request, "samples", 32, 0, 100000);
+        const CheckSetup<T> setup(s);
+        const Comparer<T> c(setup, pooled_);
+        const int n = s.n();
+        const Matrix<T> fx = setup.output(setup.tokens);
+
+        std::vector<Permutation> sigmas;
+        if (s.permutation.isSet()) sigmas.push_back(s.permutation.resolve(n));
+        const bool exhaustive = cappedFactorial(n, samples) <= samples;
+        if (exhaustive) {
+            std::vector<int> images(static_cast<std::size_t>(n));
+            std::iota(images.begin(), images.end(), 0);
+            while (std::next_permutation(images.begin(), images.end())) sigmas.emplace_back(images);
+        } else {
+            for (long k = 0; k < samples; ++k)
+                sigmas.push_back(Permutation::random(n, request.seed * 1000003ULL + std::uint64_t(k)));
+        }
+
+        PropertyReport report;
+        report.name = name();
+        Deviation<T> worst;
+        std::optional<Permutation> worstSigma;
+        for (const Permutation& sigma : sigmas) {
+            pollCancel(request);
+            const Deviation<T> d = c.compare(sigma, setup.tokens, fx);
+            if (!worstSigma || d.largest > worst.largest) worstSigma = sigma;
+            worst.merge(d);
+        }
+        report.checked = {{"permutations", sigmas.size()},
+                          {"exhaustive", exhaustive},
+                          {"includes_scenario_permutation", s.permutation.isSet()},
+                          {"seed", request.seed}};
+        settle(report, worst, setup.depth);
+        const std::string breakers = equivarianceBreakers(s);
+        if (report.verdict == Verdict::Holds) {
+            report.explanation = sigmas.empty() ? "n = 1: the only permutation is the identity"
+                                                : "f(P X) = P f(X) for every permutation checked";
+            if (!breakers.empty())
+                report.explanation += " on these inputs, although in general: " + breakers;
+            return report;
+        }
+        Matrix<T> lhs, rhs;
+        c.compare(*worstSigma, setup.tokens, fx, &lhs, &rhs);
+        const Deviation<T> d = compareMatrices<T>(lhs, rhs);
+        report.witness = {{"permutation", worstSigma->images()},
+                          {"cycles", worstSigma->cycles()},
+                          {"column", d.col},
+                          {"transformed_then_model", scalarJson<T>(lhs(d.row, d.col))},
+                          {"model_then_transformed", scalarJson<T>(rhs(d.row, d.col))}};
+        report.witness["row"] = pooled_ ? nlohmann::json("pooled") : nlohmann::json(d.row);
+        report.shrunkWitness = shrink(c, setup.tokens, request, pooled_);
+        report.explanation = breakers.empty() ? "f(P X) differs from P f(X)" : breakers;
+        return report;
+    }
+
+    bool pooled_;
+};
+
+} // namespace
+
+std::unique_ptr<PropertyCheck> makeEquivarianceCheck(bool pooled) {
+    return std::make_unique<EquivarianceCheck>(pooled);
+}
+
+} // namespace attnlab

@@ -1,0 +1,319 @@
+// The `gradient` check: for seeded random (δ, u) it compares the reverse pass Jᵀδ (in the
+// scenario's precision) with central finite differences of ⟨f(X), δ⟩ computed in float64, and
+// tests ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ against the forward-mode JVP (exactly in exact mode, where finite
+// differences are skipped). Finite differences whose step crosses a ReLU kink are skipped.
+#include "checks/gradient_check.h"
+
+#include "backward.h"
+#include "checks/check_support.h"
+#include "checks/comparison.h"
+#include "error.h"
+#include "precision_dispatch.h"
+#include "random.h"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+namespace attnlab {
+
+namespace {
+
+constexpr long kFullEntries = 512; // up to n·d entries: every entry; beyond: directions only
+constexpr double kStep = 1e-6;     // h = kStep·max(1, |x|)
+constexpr double kFloorTol = 1e-5; // relative tolerance floor in float modes
+
+template <class T>
+Matrix<T> drawMatrix(SplitMix64& rng, Eigen::Index rows, Eigen::Index cols) {
+    Matrix<T> m(rows, cols);
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        if constexpr (ScalarOps<T>::exact)
+            m(i) = T(rng.integer(-3, 3));
+        else
+            m(i) = ScalarOps<T>::fromDouble(rng.normal());
+    }
+    return m;
+}
+
+template <class T>
+T dot(const Matrix<T>& a, const Matrix<T>& b) {
+    T sum = T(0);
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+        sum += a(i) * b(i);
+    return sum;
+}
+
+// Σ|a_i|·|b_i|: the scale a rounding error of ⟨a, b⟩ is measured against.
+template <class T>
+T absDot(const Matrix<T>& a, const Matrix<T>& b) {
+    T sum = T(0);
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+        sum += absolute<T>(a(i)) * absolute<T>(b(i));
+    return sum;
+}
+
+// The largest relative error found so far and where.
+struct Worst {
+    double error = 0;
+    nlohmann::json witness;
+    void offer(double e, nlohmann::json where) {
+        if (witness.is_null() || e > error) {
+            error = e;
+            witness = std::move(where);
+        }
+    }
+};
+
+// Central finite differences in float64 of ⟨f(X), δ_s⟩ for every sample, entry by entry (or
+// along u_s for large inputs). Fills `worst` with the comparison against the VJPs `grads`.
+struct FiniteDifferences {
+    const Model<double>& model;
+    const Eigen::MatrixXd& x;
+    const std::function<void()>& poll;
+    long compared = 0, skipped = 0;
+
+    Eigen::MatrixXd value(const Eigen::MatrixXd& at) const {
+        return model.forward(at, Maps::Drop).output;
+    }
+
+    void everyEntry(const std::vector<Eigen::MatrixXd>& deltas,
+                    const std::vector<Eigen::MatrixXd>& grads, Worst& worst) {
+        const std::vector<bool> pattern = activationPattern(model, x);
+        const auto samples = deltas.size();
+        std::vector<Eigen::MatrixXd> fd(samples, Eigen::MatrixXd::Zero(x.rows(), x.cols()));
+        BoolMatrix used = BoolMatrix::Constant(x.rows(), x.cols(), false);
+        for (Eigen::Index r = 0; r < x.rows(); ++r)
+            for (Eigen::Index c = 0; c < x.cols(); ++c) {
+                poll();
+                Eigen::MatrixXd plus = x, minus = x;
+                const double h = kStep * std::max(1.0, std::abs(x(r, c)));
+                plus(r, c) += h;
+                minus(r, c) -= h;
+                if (activationPattern(model, plus) != pattern ||
+                    activationPattern(model, minus) != pattern) {
+                    ++skipped;
+                    continue;
+                }
+                const Eigen::MatrixXd slope =
+                    (value(plus) - value(minus)) / (plus(r, c) - minus(r, c));
+                for (std::size_t s = 0; s < samples; ++s)
+                    fd[s](r, c) = slope.cwiseProduct(deltas[s]).sum();
+                used(r, c) = true;
+                ++compared;
+            }
+        for (std::size_t s = 0; s < samples; ++s) {
+            double scale = grads[s].cwiseAbs().maxCoeff();
+            for (Eigen::Index i = 0; i < x.size(); ++i)
+                if (used(i)) scale = std::max(scale, std::abs(fd[s](i)));
+            for (Eigen::Index r = 0; r < x.rows(); ++r)
+                for (Eigen::Index c = 0; c < x.cols(); ++c) {
+                    if (!used(r, c)) continue;
+                    const double diff = std::abs(grads[s](r, c) - fd[s](r, c));
+                    worst.offer(scale > 0 ? diff / scale : 0.0,
+                                {{"sample", s},
+                                 {"row", r},
+                                 {"column", c},
+                                 {"vjp", grads[s](r, c)},
+                                 {"finite_difference", fd[s](r, c)}});
+                }
+        }
+    }
+
+    void directions(const std::vector<Eigen::MatrixXd>& deltas,
+                    const std::vector<Eigen::MatrixXd>& dirs,
+                    const std::vector<Eigen::MatrixXd>& grads, Worst& worst) {
+        const std::vector<bool> pattern = activationPattern(model, x);
+        for (std::size_t s = 0; s < deltas.size(); ++s) {
+            poll();
+            const double size = dirs[s].cwiseAbs().maxCoeff();
+            if (size == 0) continue;
+            const double t = kStep * std::max(1.0, x.cwiseAbs().maxCoeff()) / size;
+            const Eigen::MatrixXd plus = x + t * dirs[s], minus = x - t * dirs[s];
+            if (activationPattern(model, plus) != pattern ||
+                activationPattern(model, minus) != pattern) {
+                ++skipped;
+                continue;
+            }
+            const double fd = (value(plus) - value(minus)).cwiseProduct(deltas[s]).sum() / (2 * t);
+            const double viaVjp = dirs[s].cwiseProduct(grads[s]).sum();
+            const double scale =
+                std::max(dirs[s].cwiseAbs().cwiseProduct(grads[s].cwiseAbs()).sum(), std::abs(fd));
+            worst.offer(scale > 0 ? std::abs(fd - viaVjp) / scale : 0.0,
+                        {{"sample", s},
+                         {"direction", "u of this sample"},
+                         {"vjp", viaVjp},
+                         {"finite_difference", fd}});
+            ++compared;
+        }
+    }
+};
+
+} // namespace
+
+template <class T>
+PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) const {
+    constexpr bool exact = ScalarOps<T>::exact;
+    const Scenario& scenario = request.scenario;
+    const std::function<void()> poll = [&] { pollCancel(request); };
+    const Matrix<T> tokens = scenario.tokens.materialize<T>();
+    const Model<T> model(scenario.model, scenario.d());
+    const auto n = tokens.rows(), d = tokens.cols();
+    VjpFunction<T> reverse;
+    if constexpr (std::is_same_v<T, float>)
+        reverse = vjp_.f32;
+    else if constexpr (std::is_same_v<T, double>)
+        reverse = vjp_.f64;
+    else
+        reverse = vjp_.exact;
+    if (!reverse)
+        reverse = [](const Model<T>& m, const Matrix<T>& x, const Matrix<T>& delta) {
+            return vjp(m, x, delta);
+        };
+
+    SplitMix64 rng(request.seed);
+    std::vector<Matrix<T>> deltas, dirs, grads;
+    for (int s = 0; s < samples; ++s) {
+        deltas.push_back(drawMatrix<T>(rng, n, model.outputWidth()));
+        dirs.push_back(drawMatrix<T>(rng, n, d));
+    }
+
+    // The identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ in T, relative to Σ|J·u|·|δ| and Σ|u|·|Jᵀδ|.
+    T identityWorst = T(0);
+    nlohmann::json identityWitness;
+    nlohmann::json perSample = nlohmann::json::array();
+    for (int s = 0; s < samples; ++s) {
+        poll();
+        grads.push_back(reverse(model, tokens, deltas[std::size_t(s)]));
+        const Matrix<T>& g = grads.back();
+        if (g.rows() != n || g.cols() != d)
+            throw InputError("gradient: the reverse pass returned a " + std::to_string(g.rows()) +
+                             " x " + std::to_string(g.cols()) + " matrix, expected " +
+                             std::to_string(n) + " x " + std::to_string(d));
+        const Matrix<T> ju = jvp(model, tokens, dirs[std::size_t(s)]);
+        const T lhs = dot(ju, deltas[std::size_t(s)]), rhs = dot(dirs[std::size_t(s)], g);
+        const T scale =
+            std::max<T>(absDot(ju, deltas[std::size_t(s)]), absDot(dirs[std::size_t(s)], g));
+        const T rel = scale > T(0) ? T(absolute<T>(T(lhs - rhs)) / scale) : T(0);
+        perSample.push_back({{"jvp_identity", scalarJson<T>(rel)}});
+        if (identityWitness.is_null() || rel > identityWorst) {
+            identityWorst = rel;
+            identityWitness = {
+                {"sample", s}, {"jvp_dot", scalarJson<T>(lhs)}, {"vjp_dot", scalarJson<T>(rhs)}};
+        }
+    }
+
+    PropertyReport report;
+    report.name = name();
+    report.exact = exact;
+    report.checked = {{"samples", samples}, {"seed", request.seed}, {"jvp_identity", samples}};
+    std::ostringstream rule;
+    long depth = 0;
+    {
+        int width = int(d);
+        for (std::size_t i = 0; i < model.layerCount(); ++i) {
+            depth += n + width;
+            const LayerWeights<T>& w = model.weights(i);
+            width = int(w.wo ? w.wo->cols() : w.wv.cols());
+        }
+    }
+    double fdWorst = 0;
+    nlohmann::json fdWitness;
+    long skipped = 0;
+    if constexpr (exact) {
+        report.checked["finite_differences"] =
+            "skipped in exact mode: the identity <J u, delta> = <u, J^T delta> against the "
+            "forward-mode JVP is checked exactly instead";
+        report.tolerance = "0";
+        report.toleranceRule = "exact arithmetic: <J u, delta> must equal <u, J^T delta> exactly "
+                               "(relative error 0)";
+        report.maxDeviation = scalarJson<T>(identityWorst);
+        report.verdict = identityWorst == T(0) ? Verdict::Holds : Verdict::Fails;
+        report.witness = identityWitness;
+    } else {
+        const Model<double> reference(scenario.model, scenario.d());
+        const Eigen::MatrixXd x = toDoubleMatrix(tokens);
+        std::vector<Eigen::MatrixXd> deltasD, dirsD, gradsD;
+        for (int s = 0; s < samples; ++s) {
+            deltasD.push_back(toDoubleMatrix(deltas[std::size_t(s)]));
+            dirsD.push_back(toDoubleMatrix(dirs[std::size_t(s)]));
+            gradsD.push_back(toDoubleMatrix(grads[std::size_t(s)]));
+        }
+        FiniteDifferences fd{reference, x, poll};
+        Worst worst;
+        const bool everyEntry = n * d <= kFullEntries;
+        if (everyEntry)
+            fd.everyEntry(deltasD, gradsD, worst);
+        else
+            fd.directions(deltasD, dirsD, gradsD, worst);
+        fdWorst = worst.error;
+        fdWitness = worst.witness;
+        skipped = fd.skipped;
+        report.checked["finite_differences"] = {
+            {"reference",
+             "central differences of <f(X), delta> in float64, h = 1e-6 * max(1, |x|)"},
+            {"mode", everyEntry ? "every token entry" : "along each sample's random direction u"},
+            {"compared", fd.compared},
+            {"skipped_at_relu_kinks", fd.skipped}};
+        const double unit = std::numeric_limits<T>::epsilon() / 2;
+        const double tol = std::max(kFloorTol, 16 * unit * double(depth));
+        rule << "relative error |VJP - finite difference| / max|gradient| (per sample) and "
+                "|<J u, delta> - <u, J^T delta>| / max(sum|J u||delta|, sum|u||J^T delta|) must "
+                "not exceed max(1e-5, 16 * eps * depth) with eps = "
+             << unit << " (unit roundoff of " << (std::is_same_v<T, float> ? "float32" : "float64")
+             << ") and depth = " << depth
+             << " (n + width summed over layers); 1e-5 covers the finite-difference error";
+        report.toleranceRule = rule.str();
+        report.tolerance = tol;
+        const double idWorst = ScalarOps<T>::toDouble(identityWorst);
+        const bool fdIsWorse = fdWorst > idWorst;
+        report.maxDeviation = std::max(fdWorst, idWorst);
+        report.verdict = std::max(fdWorst, idWorst) <= tol ? Verdict::Holds : Verdict::Fails;
+        report.witness = fdIsWorse ? fdWitness : identityWitness;
+    }
+    report.details = {{"per_sample", perSample}};
+    const auto text = [](const nlohmann::json& v) {
+        return v.is_string() ? v.get<std::string>() : v.dump();
+    };
+    std::ostringstream why;
+    if (report.verdict == Verdict::Holds) {
+        report.witness = nullptr;
+        why << "the reverse pass J^T delta agrees with "
+            << (exact ? "the forward-mode JVP exactly"
+                      : "central finite differences (float64) and the forward-mode JVP")
+            << " on " << samples << " random (delta, u) pairs";
+    } else if (report.witness.contains("finite_difference")) {
+        const nlohmann::json& w = report.witness;
+        why << "the reverse pass is wrong: for sample " << text(w["sample"]) << " the VJP gives "
+            << text(w["vjp"]) << " where finite differences give " << text(w["finite_difference"]);
+        if (w.contains("row"))
+            why << " (token " << text(w["row"]) << ", column " << text(w["column"]) << ")";
+    } else {
+        why << "the reverse pass is not the transpose of the forward derivative: for sample "
+            << text(report.witness["sample"])
+            << ", <J u, delta> = " << text(report.witness["jvp_dot"])
+            << " (forward mode) but <u, J^T delta> = " << text(report.witness["vjp_dot"]);
+    }
+    if (skipped > 0)
+        why << "; " << skipped
+            << " finite differences were skipped because a ReLU argument changes sign within "
+               "the step (f is not differentiable there; the VJP uses relu'(0) = 0)";
+    report.explanation = why.str();
+    return report;
+}
+
+PropertyReport GradientCheck::run(const CheckRequest& request) const {
+    expectParams(request, {"samples"});
+    const int samples = int(integerParam(request, "samples", 4, 1, 10000));
+    return withScalar(request.scenario.precision,
+                      [&]<class T>() { return runIn<T>(request, samples); });
+}
+
+std::unique_ptr<PropertyCheck> makeGradientCheck() {
+    return std::make_unique<GradientCheck>();
+}
+
+std::unique_ptr<PropertyCheck> makeGradientCheck(VjpOverride vjpUnderTest) {
+    return std::make_unique<GradientCheck>(std::move(vjpUnderTest));
+}
+
+} // namespace attnlab

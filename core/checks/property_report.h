@@ -1,0 +1,32 @@
+// What a property check returns (properties.md §3): the verdict, the largest deviation, the
+// tolerance and why, what was checked, the witness (and its shrunk form) and the cause.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace attnlab {
+
+enum class Verdict { Holds, Fails, NotApplicable };
+
+struct PropertyReport {
+    std::string name;
+    Verdict verdict = Verdict::NotApplicable;
+    bool exact = false;
+    nlohmann::json maxDeviation = 0;  // "p/q" in exact mode, a number otherwise
+    nlohmann::json tolerance = 0;     // likewise
+    std::string toleranceRule;        // how the tolerance was derived
+    nlohmann::json checked = nlohmann::json::object(); // what and how much was checked
+    nlohmann::json witness;           // null when the property holds
+    nlohmann::json shrunkWitness;     // the smallest failing form, when shrinking applies
+    nlohmann::json details = nlohmann::json::object(); // e.g. dependency maps
+    std::string explanation;
+};
+
+/// The `check --json` entry of cli.md ("holds" is null when not applicable).
+nlohmann::json reportJson(const PropertyReport& report);
+/// "holds", "fails" or "not applicable".
+const char* verdictName(Verdict verdict);
+
+} // namespace attnlab

@@ -1,0 +1,98 @@
+// tiling (flash) equivalence and chunkwise scans: the output evaluated over key tiles of length b
+// (attention mixers) or in chunks of length b (ssm) equals the untiled / recurrent result, for
+// every divisor b of n and one ragged size. Exact in rational arithmetic; in floating point the
+// difference is rounding and is reported as such.
+#include "checks/check_factories.h"
+#include "checks/check_support.h"
+#include "error.h"
+#include "precision_dispatch.h"
+
+namespace attnlab {
+
+namespace {
+
+std::vector<int> defaultSizes(int n) {
+    std::vector<int> sizes;
+    for (int b = 1; b <= n; ++b)
+        if (n % b == 0) sizes.push_back(b);
+    for (int b = 2; b < n; ++b)
+        if (n % b != 0) {
+            sizes.push_back(b); // the smallest ragged size
+            break;
+        }
+    return sizes;
+}
+
+class TilingCheck : public PropertyCheck {
+public:
+    explicit TilingCheck(bool chunkwise) : chunkwise_(chunkwise) {}
+    std::string name() const override { return chunkwise_ ? "chunkwise" : "tiling"; }
+    std::string parameters() const override {
+        return chunkwise_ ? "chunk [every divisor of n, and one ragged size]"
+                          : "tile [every divisor of n, and one ragged size]";
+    }
+    PropertyReport run(const CheckRequest& request) const override {
+        const char* key = chunkwise_ ? "chunk" : "tile";
+        expectParams(request, {key});
+        const Scenario& s = request.scenario;
+        bool applies = false;
+        for (const LayerSpec& l : s.model.layers)
+            applies = applies || ((l.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise_);
+        if (!applies)
+            return notApplicable(name(), chunkwise_ ? "no ssm layer to evaluate chunkwise"
+                                                    : "no attention layer (softmax, softmax_like, raw) to tile");
+        std::vector<int> sizes = defaultSizes(s.n());
+        if (request.params.contains(key)) sizes = {int(integerParam(request, key, 1, 1, s.n()))};
+        return withScalar(s.precision, [&]<class T>() {
+            // The reference: every layer untiled and recurrent.
+            Scenario reference = s;
+            for (LayerSpec& l : reference.model.layers) (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = 0;
+            const CheckSetup<T> base(reference);
+            const Matrix<T> expected = base.output(base.tokens);
+            PropertyReport report;
+            report.name = name();
+            Deviation<T> worst;
+            nlohmann::json perSize = nlohmann::json::array();
+            std::optional<int> worstSize;
+            for (int b : sizes) {
+                pollCancel(request);
+                Scenario tiled = reference;
+                for (LayerSpec& l : tiled.model.layers)
+                    if ((l.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise_)
+                        (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = b;
+                const CheckSetup<T> setup(tiled);
+                const Deviation<T> d = compareMatrices<T>(setup.output(setup.tokens), expected);
+                perSize.push_back({{key, b}, {"ragged", s.n() % b != 0}, {"deviation", scalarJson<T>(d.largest)}});
+                if (!worstSize || d.largest > worst.largest) worstSize = b;
+                worst.merge(d);
+            }
+            settle(report, worst, base.depth);
+            report.checked = {{std::string(key) + "_sizes", sizes}};
+            report.details = {{"per_size", perSize}};
+            const std::string what = chunkwise_ ? "chunkwise scan" : "tiled evaluation";
+            if (report.verdict == Verdict::Fails) {
+                report.witness = {{key, *worstSize}, {"row", worst.row}, {"column", worst.col}};
+                report.explanation = "the " + what + " with " + key + " " + std::to_string(*worstSize) +
+                                     " differs from the reference by more than rounding";
+            } else if (report.exact) {
+                report.explanation = "the " + what + " equals the reference exactly for every size";
+            } else {
+                report.explanation = "the " + what + " equals the reference up to rounding (largest "
+                                     "difference " + report.maxDeviation.dump() +
+                                     ", a different summation order, not an error)";
+            }
+            return report;
+        });
+    }
+
+private:
+    bool chunkwise_;
+};
+
+} // namespace
+
+std::unique_ptr<PropertyCheck> makeTilingCheck(bool chunkwise) {
+    return std::make_unique<TilingCheck>(chunkwise);
+}
+
+} // namespace attnlab

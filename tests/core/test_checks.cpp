@@ -1,0 +1,214 @@
+// Property checks: for every property a scenario where it provably holds and one where it provably
+// fails, asserting the verdict, the exact deviation and the witness.
+#include "checks/property_check.h"
+#include "error.h"
+#include "scenario_json.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+using nlohmann::json;
+
+namespace {
+PropertyReport check(const Scenario& s, const std::string& name, json params = json::object()) {
+    const PropertyCheck* c = findPropertyCheck(name);
+    if (!c) throw std::runtime_error("no check " + name);
+    return c->run({s, std::move(params), 0, {}});
+}
+PropertyReport checkPreset(const std::string& preset, const std::string& name, json params = json::object()) {
+    return check(loadScenario("builtin:" + preset), name, std::move(params));
+}
+} // namespace
+
+class TestChecks : public QObject {
+    Q_OBJECT
+private slots:
+    void counterexampleFailsWithHandComputedFractions() {
+        const PropertyReport r = checkPreset("positional-counterexample", "permutation-equivariance");
+        QCOMPARE(r.verdict, Verdict::Fails);
+        QVERIFY(r.exact);
+        QCOMPARE(r.maxDeviation, json("5/9")); // |1 - 14/9| in row 0, column 0
+        QCOMPARE(r.tolerance, json("0"));
+        QCOMPARE(r.witness["permutation"], json({1, 0}));
+        QCOMPARE(r.witness["row"], json(0));
+        QCOMPARE(r.witness["column"], json(0));
+        QCOMPARE(r.witness["transformed_then_model"], json("1"));
+        QCOMPARE(r.witness["model_then_transformed"], json("14/9"));
+        QCOMPARE(r.checked["exhaustive"], json(true));
+        QCOMPARE(r.checked["permutations"], json(2)); // the scenario's swap, then all of S_2 but id
+        QVERIFY(QString::fromStdString(r.explanation).contains("polynomial"));
+        QCOMPARE(r.shrunkWitness["transposition"], json({0, 1}));
+        QCOMPARE(r.shrunkWitness["n"], json(2));
+    }
+
+    void invarianceOfThePooledReadout() {
+        // Pooled: column sums of f(P X) = (2, 15/14, 2) vs of f(X) = (23/9, 23/18, 2).
+        const PropertyReport fails = checkPreset("positional-counterexample", "permutation-invariance");
+        QCOMPARE(fails.verdict, Verdict::Fails);
+        QCOMPARE(fails.maxDeviation, json("5/9"));
+        QCOMPARE(fails.witness["row"], json("pooled"));
+        QCOMPARE(checkPreset("equivariant-block", "permutation-invariance").verdict, Verdict::Holds);
+    }
+
+    void equivarianceHoldsExactlyWithoutPositions() {
+        const PropertyReport r = checkPreset("equivariant-block", "permutation-equivariance");
+        QCOMPARE(r.verdict, Verdict::Holds);
+        QCOMPARE(r.maxDeviation, json("0"));
+        QCOMPARE(r.checked["exhaustive"], json(true)); // 4! = 24 <= 32
+        QCOMPARE(r.checked["permutations"], json(24)); // the scenario's σ + 23 non-identity σ
+        QVERIFY(r.witness.is_null());
+        QCOMPARE(checkPreset("ssm-bidirectional", "permutation-equivariance").verdict, Verdict::Holds);
+    }
+
+    void equivarianceFailsForMasksDecayAndSinusoids_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("causal mask") << "causal-model" << "layer 0's mask causal";
+        QTest::newRow("ssm a = 2") << "ssm-decay" << "ssm decay a = 2";
+        QTest::newRow("causal ssm") << "ssm-causal-chunked" << "causal ssm scan";
+        QTest::newRow("sinusoidal") << "sinusoidal-positions" << "absolute positional features (sinusoidal)";
+        QTest::newRow("rope") << "rope-shift" << "relative positions (rope)";
+    }
+    void equivarianceFailsForMasksDecayAndSinusoids() {
+        QFETCH(QString, preset);
+        QFETCH(QString, cause);
+        const PropertyReport r = checkPreset(preset.toStdString(), "permutation-equivariance");
+        QCOMPARE(r.verdict, Verdict::Fails);
+        QVERIFY2(QString::fromStdString(r.explanation).contains(cause), r.explanation.c_str());
+        QVERIFY(!r.shrunkWitness.is_null());
+        QCOMPARE(r.shrunkWitness["transposition"].size(), std::size_t(2));
+        QVERIFY(r.shrunkWitness["n"].get<int>() <= r.witness["permutation"].size());
+    }
+
+    void samplingWhenNFactorialExceedsTheBudget() {
+        const Scenario s = loadScenario("builtin:window-three-layers"); // n = 10
+        const PropertyReport r = check(s, "permutation-equivariance", {{"samples", 5}});
+        QCOMPARE(r.checked["exhaustive"], json(false));
+        QCOMPARE(r.checked["permutations"], json(5));
+        QCOMPARE(r.verdict, Verdict::Fails); // window masks are not conjugation-invariant
+    }
+
+    void localityRadiusIsLTimesR_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("radius");
+        QTest::newRow("2 layers") << "sliding-window" << 2;
+        QTest::newRow("3 layers") << "window-three-layers" << 3;
+    }
+    void localityRadiusIsLTimesR() {
+        QFETCH(QString, preset);
+        QFETCH(int, radius);
+        const PropertyReport r = checkPreset(preset.toStdString(), "locality");
+        QCOMPARE(r.verdict, Verdict::Holds);
+        QCOMPARE(r.details["measured_radius"], json(radius)); // attained, never more
+        QCOMPARE(r.details["bound_radius"], json(radius));
+        QCOMPARE(r.details["bound_attained"], json(true));
+        QCOMPARE(r.maxDeviation, json("0"));
+    }
+
+    void localityClaimTooSmallFailsWithAWitnessTwoApart() {
+        const PropertyReport r = checkPreset("locality-claim-too-small", "locality", {{"radius", 1}});
+        QCOMPARE(r.verdict, Verdict::Fails);
+        QCOMPARE(r.witness["distance"], json(2));
+        QCOMPARE(r.shrunkWitness["distance"], json(2));
+        QVERIFY(r.maxDeviation != json("0"));
+    }
+
+    void oneWindowLayerHasRadiusR() {
+        Scenario s = loadScenario("builtin:sliding-window");
+        s.model.layers.pop_back();
+        const PropertyReport r = check(s, "locality", {{"radius", 1}});
+        QCOMPARE(r.verdict, Verdict::Holds);
+        QCOMPARE(r.details["measured_radius"], json(1));
+    }
+
+    void causality_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("holds");
+        QTest::newRow("causal softmax") << "causal-model" << true;
+        QTest::newRow("causal ssm") << "ssm-causal-chunked" << true;
+        QTest::newRow("causal alibi") << "alibi-causal" << true;
+        QTest::newRow("window") << "sliding-window" << false;
+        QTest::newRow("bidirectional ssm") << "ssm-bidirectional" << false;
+    }
+    void causality() {
+        QFETCH(QString, preset);
+        QFETCH(bool, holds);
+        const PropertyReport r = checkPreset(preset.toStdString(), "causality");
+        QCOMPARE(r.verdict, holds ? Verdict::Holds : Verdict::Fails);
+        if (!holds) QVERIFY(r.witness["input_token"].get<int>() > r.witness["output_row"].get<int>());
+        QCOMPARE(r.checked["blocked_weights_nonzero"], json(0));
+    }
+
+    void logitSymmetry() {
+        const PropertyReport holds = checkPreset("positional-counterexample", "logit-symmetry");
+        QCOMPARE(holds.verdict, Verdict::Holds);
+        QCOMPARE(holds.maxDeviation, json("0"));
+        const PropertyReport random = checkPreset("equivariant-block", "logit-symmetry");
+        QCOMPARE(random.verdict, Verdict::Fails);
+        QVERIFY(QString::fromStdString(random.explanation).contains("Wq·Wkᵀ is not symmetric"));
+        const PropertyReport alibi = checkPreset("alibi-causal", "logit-symmetry");
+        QCOMPARE(alibi.verdict, Verdict::Fails);
+        QVERIFY(QString::fromStdString(alibi.explanation).contains("causal ALiBi"));
+    }
+
+    void rowSums() {
+        QCOMPARE(checkPreset("equivariant-block", "row-sums").verdict, Verdict::Holds);
+        QCOMPARE(checkPreset("flash-tiling-float32", "row-sums").verdict, Verdict::Holds);
+        QCOMPARE(checkPreset("sliding-window", "row-sums").verdict, Verdict::NotApplicable);
+    }
+
+    void tilingExactAndRounding() {
+        const PropertyReport exact = checkPreset("sliding-window", "tiling");
+        QCOMPARE(exact.verdict, Verdict::Holds);
+        QCOMPARE(exact.maxDeviation, json("0"));
+        QCOMPARE(exact.checked["tile_sizes"], json({1, 2, 4, 8, 3}));
+        const PropertyReport f32 = checkPreset("flash-tiling-float32", "tiling");
+        QCOMPARE(f32.verdict, Verdict::Holds);
+        QVERIFY(f32.maxDeviation.get<double>() < f32.tolerance.get<double>());
+        QVERIFY(QString::fromStdString(f32.toleranceRule).contains("float32"));
+        QCOMPARE(checkPreset("ssm-decay", "tiling").verdict, Verdict::NotApplicable);
+    }
+
+    void chunkwiseEqualsRecurrenceExactly() {
+        for (const char* preset : {"ssm-decay", "ssm-causal-chunked", "ssm-bidirectional"}) {
+            const PropertyReport r = checkPreset(preset, "chunkwise");
+            QCOMPARE(r.verdict, Verdict::Holds);
+            QCOMPARE(r.maxDeviation, json("0"));
+        }
+    }
+
+    void shiftInvariance() {
+        QCOMPARE(checkPreset("rope-shift", "shift-invariance").verdict, Verdict::Holds);
+        QCOMPARE(checkPreset("alibi-causal", "shift-invariance").verdict, Verdict::Holds);
+        const PropertyReport sin = checkPreset("sinusoidal-positions", "shift-invariance");
+        QCOMPARE(sin.verdict, Verdict::Fails);
+        QVERIFY(QString::fromStdString(sin.explanation).contains("sinusoidal"));
+        // Polynomial positions, exactly: scores at offset 1 differ from offset 0.
+        const PropertyReport poly = checkPreset("positional-counterexample", "shift-invariance", {{"offset", 1}});
+        QCOMPARE(poly.verdict, Verdict::Fails);
+        QCOMPARE(poly.witness["offset"], json(1));
+    }
+
+    void badParametersAreRefused() {
+        QVERIFY_THROWS_EXCEPTION(InputError, checkPreset("sliding-window", "locality", {{"radius", -1}}));
+        QVERIFY_THROWS_EXCEPTION(InputError, checkPreset("sliding-window", "locality", {{"radios", 1}}));
+        QVERIFY_THROWS_EXCEPTION(InputError, runChecks(loadScenario("builtin:sliding-window"), {{"nope"}}, 0));
+    }
+
+    void parseCheckArgumentReadsParameters() {
+        const CheckSpec c = parseCheckArgument("shift-invariance:offset=[1,2],x=abc");
+        QCOMPARE(c.name, std::string("shift-invariance"));
+        QCOMPARE(c.params["offset"], json({1, 2}));
+        QCOMPARE(c.params["x"], json("abc"));
+        QVERIFY_THROWS_EXCEPTION(InputError, parseCheckArgument("locality:radius"));
+    }
+
+    void cancellationStopsACheck() {
+        const Scenario s = loadScenario("builtin:window-three-layers");
+        const PropertyCheck* c = findPropertyCheck("locality");
+        QVERIFY_THROWS_EXCEPTION(CancelledError, c->run({s, json::object(), 0, [] { return true; }}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChecks)
+#include "test_checks.moc"
