@@ -84,7 +84,7 @@ bool MaskSpec::allowed(int s, int t, int n) const {
     case Kind::Prefix: return t < length || t <= s;
     case Kind::Blocks: return segmentOf(sizes, s) == segmentOf(sizes, t);
     case Kind::Dilated:
-        return std::abs(s - t) <= radius * dilation && (s - t) % dilation == 0;
+        return std::abs(s - t) <= static_cast<long long>(radius) * dilation && (s - t) % dilation == 0;
     case Kind::Global: return s < count || t < count || operands[0].allowed(s, t, n);
     case Kind::Custom: return cells(s, t);
     case Kind::And:

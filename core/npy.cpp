@@ -71,6 +71,8 @@ Eigen::MatrixXd parseNpy(const std::string& bytes) {
         throw InputError(".npy: Fortran-ordered arrays are not supported");
     if (!std::regex_search(header, match, std::regex("'shape':\\s*\\((\\d*),?\\s*(\\d*),?\\s*\\)")))
         throw InputError(".npy: the shape must be 1-D or 2-D");
+    if (match[1].length() > 12 || match[2].length() > 12)
+        throw InputError(".npy: shape " + match[1].str() + " x " + match[2].str() + " is too large");
     const long long rows = match[1].str().empty() ? 1 : std::stoll(match[1].str());
     const long long cols = match[2].str().empty() ? 1 : std::stoll(match[2].str());
     if (rows < 1 || cols < 1 || rows > (1LL << 26) / cols)

@@ -97,6 +97,9 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d) {
             }
         break;
     case PositionalSpec::Kind::Learned:
+        if (spec.offset < 0)
+            throw InputError("positional.offset: a learned table has no negative positions "
+                             "(offset " + std::to_string(spec.offset) + ")");
         if (spec.seeded) {
             // Rows for positions offset..offset+n-1 of one long seeded table.
             const Matrix<T> full =

@@ -26,7 +26,8 @@ BoolMatrix bools(const QStringList& rows) {
     BoolMatrix m(rows.size(), cols);
     for (int s = 0; s < rows.size(); ++s) {
         Q_ASSERT(rows[s].size() == cols);
-        for (int t = 0; t < cols; ++t) m(s, t) = rows[s][t] == '1';
+        for (int t = 0; t < cols; ++t)
+            m(s, t) = rows[s][t] == '1';
     }
     return m;
 }
@@ -36,7 +37,8 @@ QStringList rowsOf(const BoolMatrix& m) {
     QStringList rows;
     for (Eigen::Index s = 0; s < m.rows(); ++s) {
         QString row;
-        for (Eigen::Index t = 0; t < m.cols(); ++t) row += m(s, t) ? '1' : '0';
+        for (Eigen::Index t = 0; t < m.cols(); ++t)
+            row += m(s, t) ? '1' : '0';
         rows << row;
     }
     return rows;
@@ -44,7 +46,8 @@ QStringList rowsOf(const BoolMatrix& m) {
 
 BoolMatrix identity(int n) {
     BoolMatrix m = BoolMatrix::Constant(n, n, false);
-    for (int i = 0; i < n; ++i) m(i, i) = true;
+    for (int i = 0; i < n; ++i)
+        m(i, i) = true;
     return m;
 }
 } // namespace
@@ -62,24 +65,24 @@ private slots:
                               << QStringList{"00000", "00000", "00000", "00000", "00000"};
         QTest::newRow("causal") << M::causal()
                                 << QStringList{"10000", "11000", "11100", "11110", "11111"};
-        QTest::newRow("window(0)") << M::window(0)
-                                   << QStringList{"10000", "01000", "00100", "00010", "00001"};
-        QTest::newRow("window(1)") << M::window(1)
-                                   << QStringList{"11000", "11100", "01110", "00111", "00011"};
-        QTest::newRow("window(2)") << M::window(2)
-                                   << QStringList{"11100", "11110", "11111", "01111", "00111"};
+        QTest::newRow("window(0)")
+            << M::window(0) << QStringList{"10000", "01000", "00100", "00010", "00001"};
+        QTest::newRow("window(1)")
+            << M::window(1) << QStringList{"11000", "11100", "01110", "00111", "00011"};
+        QTest::newRow("window(2)")
+            << M::window(2) << QStringList{"11100", "11110", "11111", "01111", "00111"};
         QTest::newRow("causal_window(1)")
             << M::causalWindow(1) << QStringList{"10000", "11000", "01100", "00110", "00011"};
         QTest::newRow("causal_window(2)")
             << M::causalWindow(2) << QStringList{"10000", "11000", "11100", "01110", "00111"};
-        QTest::newRow("prefix(2)") << M::prefix(2)
-                                   << QStringList{"11000", "11000", "11100", "11110", "11111"};
+        QTest::newRow("prefix(2)")
+            << M::prefix(2) << QStringList{"11000", "11000", "11100", "11110", "11111"};
         QTest::newRow("prefix(0) is causal")
             << M::prefix(0) << QStringList{"10000", "11000", "11100", "11110", "11111"};
         QTest::newRow("prefix(5) is all")
             << M::prefix(5) << QStringList{"11111", "11111", "11111", "11111", "11111"};
-        QTest::newRow("blocks(2,3)") << M::blocks({2, 3})
-                                     << QStringList{"11000", "11000", "00111", "00111", "00111"};
+        QTest::newRow("blocks(2,3)")
+            << M::blocks({2, 3}) << QStringList{"11000", "11000", "00111", "00111", "00111"};
         QTest::newRow("blocks(1,3,2)")
             << M::blocks({1, 3, 2})
             << QStringList{"100000", "011100", "011100", "011100", "000011", "000011"};
@@ -92,6 +95,9 @@ private slots:
         QTest::newRow("dilated(2,3)")
             << M::dilated(2, 3)
             << QStringList{"100100", "010010", "001001", "100100", "010010", "001001"};
+        // radius·dilation = 2^31 does not fit an int; the scenario reader accepts both values.
+        QTest::newRow("dilated(65536,32768), no overflow")
+            << M::dilated(65536, 32768) << QStringList{"10000", "01000", "00100", "00010", "00001"};
         QTest::newRow("dilated(2,1) is window(2)")
             << M::dilated(2, 1) << QStringList{"11100", "11110", "11111", "01111", "00111"};
         QTest::newRow("global(1, causal)")
@@ -111,16 +117,16 @@ private slots:
         QTest::newRow("or(causal, window(1))")
             << M::either({M::causal(), M::window(1)})
             << QStringList{"11000", "11100", "11110", "11111", "11111"};
-        QTest::newRow("not(causal)") << M::negation(M::causal())
-                                     << QStringList{"01111", "00111", "00011", "00001", "00000"};
+        QTest::newRow("not(causal)")
+            << M::negation(M::causal()) << QStringList{"01111", "00111", "00011", "00001", "00000"};
         QTest::newRow("and(not(causal), window(1))")
             << M::both({M::negation(M::causal()), M::window(1)})
             << QStringList{"01000", "00100", "00010", "00001", "00000"};
         QTest::newRow("or(blocks(2,3), global(1, none))")
             << M::either({M::blocks({2, 3}), M::global(1, M::none())})
             << QStringList{"11111", "11000", "10111", "10111", "10111"};
-        QTest::newRow("and of one") << M::both({M::window(1)})
-                                    << QStringList{"11000", "11100", "01110", "00111", "00011"};
+        QTest::newRow("and of one")
+            << M::both({M::window(1)}) << QStringList{"11000", "11100", "01110", "00111", "00011"};
         QTest::newRow("or(custom, not(all))")
             << M::either({M::custom(bools(customRows)), M::negation(M::all())}) << customRows;
     }
@@ -134,7 +140,8 @@ private slots:
         QCOMPARE(rowsOf(m), expected);
         // allowed() is the same predicate, entry by entry.
         for (int s = 0; s < n; ++s)
-            for (int t = 0; t < n; ++t) QCOMPARE(spec.allowed(s, t, n), expected[s][t] == '1');
+            for (int t = 0; t < n; ++t)
+                QCOMPARE(spec.allowed(s, t, n), expected[s][t] == '1');
     }
 
     void validateRefuses_data() {
@@ -142,14 +149,16 @@ private slots:
         QTest::addColumn<int>("n");
         QTest::addColumn<QString>("fragment");
         using M = MaskSpec;
-        QTest::newRow("blocks short") << M::blocks({2, 2}) << 5 << "blocks add up to 4, expected n = 5";
-        QTest::newRow("blocks long") << M::blocks({3, 3}) << 5 << "blocks add up to 6, expected n = 5";
+        QTest::newRow("blocks short")
+            << M::blocks({2, 2}) << 5 << "blocks add up to 4, expected n = 5";
+        QTest::newRow("blocks long")
+            << M::blocks({3, 3}) << 5 << "blocks add up to 6, expected n = 5";
         QTest::newRow("blocks empty") << M::blocks({}) << 5 << "blocks add up to 0, expected n = 5";
         QTest::newRow("block of size 0") << M::blocks({0, 5}) << 5 << "must be positive";
-        QTest::newRow("custom too small")
-            << M::custom(BoolMatrix::Constant(4, 4, true)) << 5 << "custom mask is 4 x 4, expected 5 x 5";
-        QTest::newRow("custom not square")
-            << M::custom(BoolMatrix::Constant(5, 4, true)) << 5 << "custom mask is 5 x 4, expected 5 x 5";
+        QTest::newRow("custom too small") << M::custom(BoolMatrix::Constant(4, 4, true)) << 5
+                                          << "custom mask is 4 x 4, expected 5 x 5";
+        QTest::newRow("custom not square") << M::custom(BoolMatrix::Constant(5, 4, true)) << 5
+                                           << "custom mask is 5 x 4, expected 5 x 5";
         QTest::newRow("window negative") << M::window(-1) << 5 << "radius";
         QTest::newRow("causal_window negative") << M::causalWindow(-2) << 5 << "radius";
         QTest::newRow("prefix negative") << M::prefix(-1) << 5 << "length";
@@ -192,8 +201,8 @@ private slots:
         QTest::newRow("none") << M::none() << 3 << QList<int>{0, 1, 2};
         QTest::newRow("custom") << M::custom(bools({"1100", "0000", "0010", "0000"})) << 4
                                 << QList<int>{1, 3};
-        QTest::newRow("strictly causal") << M::both({M::causal(), M::negation(M::window(0))}) << 4
-                                         << QList<int>{0};
+        QTest::newRow("strictly causal")
+            << M::both({M::causal(), M::negation(M::window(0))}) << 4 << QList<int>{0};
         QTest::newRow("not(causal)") << M::negation(M::causal()) << 4 << QList<int>{3};
         QTest::newRow("global rescues") << M::global(1, M::none()) << 3 << QList<int>{};
     }
@@ -239,8 +248,8 @@ private slots:
         QTest::newRow("2 x causal_window(1) = causal_window(2)")
             << QList<MaskSpec>{M::causalWindow(1), M::causalWindow(1)} << 6 << M::causalWindow(2)
             << 2;
-        QTest::newRow("causal twice") << QList<MaskSpec>{M::causal(), M::causal()} << 5
-                                      << M::causal() << 4;
+        QTest::newRow("causal twice")
+            << QList<MaskSpec>{M::causal(), M::causal()} << 5 << M::causal() << 4;
         QTest::newRow("none reads itself") << QList<MaskSpec>{M::none()} << 4 << M::window(0) << 0;
         QTest::newRow("strictly causal gains the diagonal")
             << QList<MaskSpec>{M::both({M::causal(), M::negation(M::window(0))})} << 4
@@ -254,7 +263,8 @@ private slots:
         QFETCH(MaskSpec, expected);
         QFETCH(int, radius);
         std::vector<BoolMatrix> masks;
-        for (const MaskSpec& spec : layers) masks.push_back(buildMask(spec, n));
+        for (const MaskSpec& spec : layers)
+            masks.push_back(buildMask(spec, n));
         const BoolMatrix reach = attnlab::reachability(masks);
         QCOMPARE(rowsOf(reach), rowsOf(buildMask(expected, n)));
         QCOMPARE(attnlab::dependencyRadius(reach), radius);

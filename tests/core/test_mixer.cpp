@@ -35,7 +35,8 @@ Matrix<Rational> rat(const QString& textRows) {
     for (int i = 0; i < rows.size(); ++i) {
         const QStringList cells = rows[i].split(' ', Qt::SkipEmptyParts);
         Q_ASSERT(cells.size() == first.size());
-        for (int j = 0; j < cells.size(); ++j) m(i, j) = parseRational(cells[j].toStdString());
+        for (int j = 0; j < cells.size(); ++j)
+            m(i, j) = parseRational(cells[j].toStdString());
     }
     return m;
 }
@@ -68,7 +69,8 @@ Matrix<Rational> exactData(int rows, int cols, int seed) {
 Eigen::MatrixXd doubleData(int rows, int cols, int seed) {
     Eigen::MatrixXd m(rows, cols);
     for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) m(i, j) = 2 * std::sin(0.9 * (seed + 1) + 1.3 * i + 2.1 * j * j);
+        for (int j = 0; j < cols; ++j)
+            m(i, j) = 2 * std::sin(0.9 * (seed + 1) + 1.3 * i + 2.1 * j * j);
     return m;
 }
 
@@ -102,11 +104,14 @@ MixerSpec ssm(const char* a, bool bidirectional) {
 MaskSpec customMask(const QStringList& rows) {
     BoolMatrix m(rows.size(), rows.size());
     for (int s = 0; s < rows.size(); ++s)
-        for (int t = 0; t < rows.size(); ++t) m(s, t) = rows[s][t] == '1';
+        for (int t = 0; t < rows.size(); ++t)
+            m(s, t) = rows[s][t] == '1';
     return MaskSpec::custom(m);
 }
 
-double maxAbs(const Eigen::MatrixXd& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
+double maxAbs(const Eigen::MatrixXd& m) {
+    return m.size() ? m.cwiseAbs().maxCoeff() : 0.0;
+}
 } // namespace
 
 class TestMixer : public QObject {
@@ -123,32 +128,37 @@ private slots:
         using K = MixerSpec::Kind;
         // Q = [1; 2; -1], K = [1; 0; 2] (p = 1), V = [1 0; 0 1; 1 1]: Q·Kᵀ below.
         const QString s = "1 0 2; 2 0 4; -1 0 -2";
-        QTest::newRow("softmax_like all")
-            << K::SoftmaxLike << "" << MaskSpec::all() << false << s
-            << "1/3 1/6 1/2; 1/3 1/9 5/9; 1/3 1/3 1/3" << "5/6 2/3; 8/9 2/3; 2/3 2/3";
-        QTest::newRow("softmax_like causal")
-            << K::SoftmaxLike << "" << MaskSpec::causal() << false << s
-            << "1 0 0; 3/4 1/4 0; 1/3 1/3 1/3" << "1 0; 3/4 1/4; 2/3 2/3";
-        QTest::newRow("softmax_like window(1)")
-            << K::SoftmaxLike << "" << MaskSpec::window(1) << false << s
-            << "2/3 1/3 0; 1/3 1/9 5/9; 0 1/2 1/2" << "2/3 1/3; 8/9 2/3; 1/2 1";
+        QTest::newRow("softmax_like all") << K::SoftmaxLike << "" << MaskSpec::all() << false << s
+                                          << "1/3 1/6 1/2; 1/3 1/9 5/9; 1/3 1/3 1/3"
+                                          << "5/6 2/3; 8/9 2/3; 2/3 2/3";
+        QTest::newRow("softmax_like causal") << K::SoftmaxLike << "" << MaskSpec::causal() << false
+                                             << s << "1 0 0; 3/4 1/4 0; 1/3 1/3 1/3"
+                                             << "1 0; 3/4 1/4; 2/3 2/3";
+        QTest::newRow("softmax_like window(1)") << K::SoftmaxLike << "" << MaskSpec::window(1)
+                                                << false << s << "2/3 1/3 0; 1/3 1/9 5/9; 0 1/2 1/2"
+                                                << "2/3 1/3; 8/9 2/3; 1/2 1";
         QTest::newRow("softmax_like scale 1/2")
             << K::SoftmaxLike << "1/2" << MaskSpec::all() << false << "1/2 0 1; 1 0 2; -1/2 0 -1"
-            << "1/3 2/9 4/9; 1/3 1/6 1/2; 1/3 1/3 1/3" << "7/9 2/3; 5/6 2/3; 2/3 2/3";
+            << "1/3 2/9 4/9; 1/3 1/6 1/2; 1/3 1/3 1/3"
+            << "7/9 2/3; 5/6 2/3; 2/3 2/3";
         // With the bias B[s][t] = -|s - t|.
         QTest::newRow("softmax_like bias")
             << K::SoftmaxLike << "" << MaskSpec::all() << true << "1 -1 0; 1 0 3; -3 -1 -2"
-            << "1/2 1/4 1/4; 2/7 1/7 4/7; 1/3 1/3 1/3" << "3/4 1/2; 6/7 5/7; 2/3 2/3";
+            << "1/2 1/4 1/4; 2/7 1/7 4/7; 1/3 1/3 1/3"
+            << "3/4 1/2; 6/7 5/7; 2/3 2/3";
         QTest::newRow("raw all") << K::Raw << "" << MaskSpec::all() << false << s << s
                                  << "3 2; 6 4; -3 -2";
-        QTest::newRow("raw causal") << K::Raw << "" << MaskSpec::causal() << false << s
-                                    << "1 0 0; 2 0 0; -1 0 -2" << "1 0; 2 0; -3 -2";
-        QTest::newRow("raw scale 3") << K::Raw << "3" << MaskSpec::causal() << false
-                                     << "3 0 6; 6 0 12; -3 0 -6" << "3 0 0; 6 0 0; -3 0 -6"
-                                     << "3 0; 6 0; -9 -6";
+        QTest::newRow("raw causal")
+            << K::Raw << "" << MaskSpec::causal() << false << s << "1 0 0; 2 0 0; -1 0 -2"
+            << "1 0; 2 0; -3 -2";
+        QTest::newRow("raw scale 3")
+            << K::Raw << "3" << MaskSpec::causal() << false << "3 0 6; 6 0 12; -3 0 -6"
+            << "3 0 0; 6 0 0; -3 0 -6"
+            << "3 0; 6 0; -9 -6";
         QTest::newRow("softmax_like scale 1 blocks(1,2)")
             << K::SoftmaxLike << "1" << MaskSpec::blocks({1, 2}) << false << s
-            << "1 0 0; 0 1/6 5/6; 0 1/2 1/2" << "1 0; 5/6 1; 1/2 1";
+            << "1 0 0; 0 1/6 5/6; 0 1/2 1/2"
+            << "1 0; 5/6 1; 1/2 1";
     }
     void exactHandCases() {
         QFETCH(MixerSpec::Kind, kind);
@@ -160,10 +170,12 @@ private slots:
         QFETCH(QString, output);
         const Matrix<Rational> q = rat("1; 2; -1"), k = rat("1; 0; 2"), v = rat("1 0; 0 1; 1 1");
         const MixerSpec spec =
-            mixer(kind, scale.isEmpty() ? std::nullopt : std::optional(parseRational(scale.toStdString())));
+            mixer(kind, scale.isEmpty() ? std::nullopt
+                                        : std::optional(parseRational(scale.toStdString())));
         const Matrix<Rational> bias = Rational(2) * exactBias(3);
         const BoolMatrix m = buildMask(mask, 3);
-        const HeadResult<Rational> r = attendHead<Rational>(spec, q, k, v, withBias ? &bias : nullptr, m);
+        const HeadResult<Rational> r =
+            attendHead<Rational>(spec, q, k, v, withBias ? &bias : nullptr, m);
         QCOMPARE(text(r.scores), scores);
         QCOMPARE(text(r.weights), weights);
         QCOMPARE(text(r.output), output);
@@ -183,7 +195,8 @@ private slots:
         QTest::newRow("window(1)") << MaskSpec::window(1);
         QTest::newRow("blocks(3,4)") << MaskSpec::blocks({3, 4});
         QTest::newRow("dilated(1,2)") << MaskSpec::dilated(1, 2);
-        QTest::newRow("global(1, causal_window(1))") << MaskSpec::global(1, MaskSpec::causalWindow(1));
+        QTest::newRow("global(1, causal_window(1))")
+            << MaskSpec::global(1, MaskSpec::causalWindow(1));
     }
     void rowsSumToOneExactly() {
         QFETCH(MaskSpec, mask);
@@ -194,8 +207,10 @@ private slots:
         for (int s = 0; s < n; ++s) {
             Rational total = 0;
             for (int t = 0; t < n; ++t) {
-                if (m(s, t)) QVERIFY2(w(s, t) > 0, "allowed weight not positive");
-                else QVERIFY2(w(s, t) == 0, "blocked weight not exactly 0");
+                if (m(s, t))
+                    QVERIFY2(w(s, t) > 0, "allowed weight not positive");
+                else
+                    QVERIFY2(w(s, t) == 0, "blocked weight not exactly 0");
                 total += w(s, t);
             }
             QCOMPARE(QString::fromStdString(rationalText(total)), QString("1"));
@@ -203,13 +218,15 @@ private slots:
         // raw does not normalise: it is the masked scores themselves.
         const Matrix<Rational> raw = mixWeights(mixer(MixerSpec::Kind::Raw), scores, m);
         for (int s = 0; s < n; ++s)
-            for (int t = 0; t < n; ++t) QVERIFY(raw(s, t) == (m(s, t) ? scores(s, t) : Rational(0)));
+            for (int t = 0; t < n; ++t)
+                QVERIFY(raw(s, t) == (m(s, t) ? scores(s, t) : Rational(0)));
         // softmax in double: sums are 1 up to rounding.
         const Eigen::MatrixXd wd =
             mixWeights(mixer(MixerSpec::Kind::Softmax), Eigen::MatrixXd(doubleData(n, n, 1)), m);
         for (int s = 0; s < n; ++s) {
             QVERIFY(std::abs(wd.row(s).sum() - 1) < 1e-14);
-            for (int t = 0; t < n; ++t) QVERIFY(m(s, t) ? wd(s, t) > 0 : wd(s, t) == 0.0);
+            for (int t = 0; t < n; ++t)
+                QVERIFY(m(s, t) ? wd(s, t) > 0 : wd(s, t) == 0.0);
         }
     }
 
@@ -238,13 +255,14 @@ private slots:
         q << 2, 0, 0, 2, 1, 1;
         Eigen::MatrixXd v(3, 1);
         v << 1, 2, 4;
-        const HeadResult<double> r = attendHead<double>(mixer(MixerSpec::Kind::Softmax), q, q, v, nullptr,
-                                                buildMask(MaskSpec::all(), 3));
+        const HeadResult<double> r = attendHead<double>(mixer(MixerSpec::Kind::Softmax), q, q, v,
+                                                        nullptr, buildMask(MaskSpec::all(), 3));
         const double c = 1 / std::sqrt(2.0);
         const double raw[3][3] = {{4, 0, 2}, {0, 4, 2}, {2, 2, 2}};
         for (int s = 0; s < 3; ++s) {
             double total = 0, mixed = 0;
-            for (int t = 0; t < 3; ++t) total += std::exp(c * raw[s][t]);
+            for (int t = 0; t < 3; ++t)
+                total += std::exp(c * raw[s][t]);
             for (int t = 0; t < 3; ++t) {
                 QVERIFY(std::abs(r.scores(s, t) - c * raw[s][t]) < 1e-15);
                 const double w = std::exp(c * raw[s][t]) / total;
@@ -261,16 +279,17 @@ private slots:
         QCOMPARE(attnlab::mixerScale<double>(mixer(MixerSpec::Kind::Softmax), 0), 1.0);
         QCOMPARE(attnlab::mixerScale<double>(mixer(MixerSpec::Kind::SoftmaxLike), 4), 1.0);
         QCOMPARE(attnlab::mixerScale<double>(mixer(MixerSpec::Kind::Raw), 9), 1.0);
-        const Rational third = attnlab::mixerScale<Rational>(
-            mixer(MixerSpec::Kind::Softmax, parseRational("1/3")), 4);
+        const Rational third =
+            attnlab::mixerScale<Rational>(mixer(MixerSpec::Kind::Softmax, parseRational("1/3")), 4);
         QCOMPARE(QString::fromStdString(rationalText(third)), QString("1/3"));
         QCOMPARE(QString::fromStdString(
                      rationalText(attnlab::mixerScale<Rational>(mixer(MixerSpec::Kind::Raw), 4))),
                  QString("1"));
         // The default softmax scale 1/sqrt(p) has no exact value.
-        const QString message = inputErrorOf(
-            [] { attnlab::mixerScale<Rational>(mixer(MixerSpec::Kind::Softmax), 4); });
-        QVERIFY2(message.contains("precision exact") && message.contains("sqrt"), qPrintable(message));
+        const QString message =
+            inputErrorOf([] { attnlab::mixerScale<Rational>(mixer(MixerSpec::Kind::Softmax), 4); });
+        QVERIFY2(message.contains("precision exact") && message.contains("sqrt"),
+                 qPrintable(message));
     }
 
     void checkPrecision_data() {
@@ -298,7 +317,8 @@ private slots:
             mixWeights(mixer(MixerSpec::Kind::Softmax, Rational(1)), rat("1 2; 3 4"),
                        buildMask(MaskSpec::all(), 2));
         });
-        QVERIFY2(message.contains("precision exact") && message.contains("exp"), qPrintable(message));
+        QVERIFY2(message.contains("precision exact") && message.contains("exp"),
+                 qPrintable(message));
     }
 
     void allMaskedRow_data() {
@@ -318,7 +338,8 @@ private slots:
         MixerSpec spec = mixer(kind);
         spec.tile = tile;
         // Double for every kind.
-        const Eigen::MatrixXd q = doubleData(4, 3, 1), k = doubleData(4, 3, 2), v = doubleData(4, 2, 3);
+        const Eigen::MatrixXd q = doubleData(4, 3, 1), k = doubleData(4, 3, 2),
+                              v = doubleData(4, 2, 3);
         const HeadResult<double> r = attendHead<double>(spec, q, k, v, nullptr, mask);
         QVERIFY2(r.weights.allFinite() && r.output.allFinite(), "NaN or Inf in the result");
         for (int row : {1, 3}) {
@@ -329,13 +350,16 @@ private slots:
         QCOMPARE(QList<int>(r.allMaskedRows.begin(), r.allMaskedRows.end()), (QList<int>{1, 3}));
         // Exact for the exp-free kinds.
         if (kind != MixerSpec::Kind::Softmax) {
-            const HeadResult<Rational> e =
-                attendHead<Rational>(spec, exactData(4, 3, 1), exactData(4, 3, 2), exactData(4, 2, 3), nullptr, mask);
+            const HeadResult<Rational> e = attendHead<Rational>(
+                spec, exactData(4, 3, 1), exactData(4, 3, 2), exactData(4, 2, 3), nullptr, mask);
             for (int row : {1, 3}) {
-                for (int t = 0; t < 4; ++t) QVERIFY(e.weights(row, t) == 0);
-                for (int j = 0; j < 2; ++j) QVERIFY(e.output(row, j) == 0);
+                for (int t = 0; t < 4; ++t)
+                    QVERIFY(e.weights(row, t) == 0);
+                for (int j = 0; j < 2; ++j)
+                    QVERIFY(e.output(row, j) == 0);
             }
-            QCOMPARE(QList<int>(e.allMaskedRows.begin(), e.allMaskedRows.end()), (QList<int>{1, 3}));
+            QCOMPARE(QList<int>(e.allMaskedRows.begin(), e.allMaskedRows.end()),
+                     (QList<int>{1, 3}));
         }
     }
 
@@ -349,8 +373,10 @@ private slots:
             QTest::newRow(row("all").constData()) << kind << MaskSpec::all() << false;
             QTest::newRow(row("causal").constData()) << kind << MaskSpec::causal() << false;
             QTest::newRow(row("window(1)").constData()) << kind << MaskSpec::window(1) << false;
-            QTest::newRow(row("blocks(3,4)").constData()) << kind << MaskSpec::blocks({3, 4}) << false;
-            QTest::newRow(row("dilated(1,2)").constData()) << kind << MaskSpec::dilated(1, 2) << false;
+            QTest::newRow(row("blocks(3,4)").constData())
+                << kind << MaskSpec::blocks({3, 4}) << false;
+            QTest::newRow(row("dilated(1,2)").constData())
+                << kind << MaskSpec::dilated(1, 2) << false;
             QTest::newRow(row("all-masked row").constData())
                 << kind
                 << customMask({"1000000", "0000000", "1110001", "0001000", "0000000", "1111111",
@@ -365,7 +391,8 @@ private slots:
         QFETCH(MaskSpec, mask);
         QFETCH(bool, withBias);
         const int n = 7;
-        const Matrix<Rational> q = exactData(n, 3, 1), k = exactData(n, 3, 2), v = exactData(n, 2, 3);
+        const Matrix<Rational> q = exactData(n, 3, 1), k = exactData(n, 3, 2),
+                               v = exactData(n, 2, 3);
         const Matrix<Rational> bias = exactBias(n);
         const Matrix<Rational>* b = withBias ? &bias : nullptr;
         const BoolMatrix m = buildMask(mask, n);
@@ -402,11 +429,13 @@ private slots:
         const Eigen::MatrixXd v = doubleData(n, 2, 6);
         if (keyOrder != 0) { // scores grow (or shrink) with the key: the running max moves
             q = Eigen::MatrixXd::Ones(n, 3);
-            for (int t = 0; t < n; ++t) k.row(t).setConstant(keyOrder == 1 ? 2.0 * t : -2.0 * t);
+            for (int t = 0; t < n; ++t)
+                k.row(t).setConstant(keyOrder == 1 ? 2.0 * t : -2.0 * t);
         }
         Eigen::MatrixXd bias(n, n);
         for (int s = 0; s < n; ++s)
-            for (int t = 0; t < n; ++t) bias(s, t) = -0.75 * std::abs(s - t);
+            for (int t = 0; t < n; ++t)
+                bias(s, t) = -0.75 * std::abs(s - t);
         const Eigen::MatrixXd* b = withBias ? &bias : nullptr;
         const BoolMatrix m = buildMask(mask, n);
         const MixerSpec spec = mixer(MixerSpec::Kind::Softmax);
@@ -425,7 +454,8 @@ private slots:
     void tileMustBePositive() {
         const Matrix<Rational> x = exactData(3, 2, 1);
         const QString message = inputErrorOf([&] {
-            tiledOutput<Rational>(mixer(MixerSpec::Kind::Raw), x, x, x, nullptr, buildMask(MaskSpec::all(), 3), 0);
+            tiledOutput<Rational>(mixer(MixerSpec::Kind::Raw), x, x, x, nullptr,
+                                  buildMask(MaskSpec::all(), 3), 0);
         });
         QVERIFY2(message.contains("tile"), qPrintable(message));
     }
@@ -435,8 +465,10 @@ private slots:
         QTest::addColumn<QString>("weights");
         QTest::addColumn<QString>("output");
         // Q = [1; 2; 3], K = [1; 1; 2], V = [1; 2; 3], a = 1/2.
-        QTest::newRow("causal") << false << "1 0 0; 1 2 0; 3/4 3/2 6" << "1; 5; 87/4";
-        QTest::newRow("bidirectional") << true << "2 1/2 1/2; 1 4 2; 3/4 3/2 12" << "9/2; 15; 159/4";
+        QTest::newRow("causal") << false << "1 0 0; 1 2 0; 3/4 3/2 6"
+                                << "1; 5; 87/4";
+        QTest::newRow("bidirectional") << true << "2 1/2 1/2; 1 4 2; 3/4 3/2 12"
+                                       << "9/2; 15; 159/4";
     }
     void ssmHand() {
         QFETCH(bool, bidirectional);
@@ -445,11 +477,13 @@ private slots:
         const Matrix<Rational> q = rat("1; 2; 3"), k = rat("1; 1; 2"), v = rat("1; 2; 3");
         const MixerSpec spec = ssm("1/2", bidirectional);
         QCOMPARE(text(ssmWeights(spec, q, k)), weights);
-        for (int chunk = 0; chunk <= 4; ++chunk) QCOMPARE(text(ssmScan(spec, q, k, v, chunk)), output);
+        for (int chunk = 0; chunk <= 4; ++chunk)
+            QCOMPARE(text(ssmScan(spec, q, k, v, chunk)), output);
         MixerSpec chunked = spec;
         chunked.chunk = 2;
         // ssm ignores the mask: an all-false mask changes nothing and reports no rows.
-        const HeadResult<Rational> r = attendHead<Rational>(chunked, q, k, v, nullptr, buildMask(MaskSpec::none(), 3));
+        const HeadResult<Rational> r =
+            attendHead<Rational>(chunked, q, k, v, nullptr, buildMask(MaskSpec::none(), 3));
         QCOMPARE(text(r.scores), QString("1 1 2; 2 2 4; 3 3 6"));
         QCOMPARE(text(r.weights), weights);
         QCOMPARE(text(r.output), output);
@@ -461,14 +495,16 @@ private slots:
         QTest::addColumn<bool>("bidirectional");
         for (const char* a : {"1/2", "1", "0", "-2/3", "3"})
             for (bool bidirectional : {false, true})
-                QTest::newRow(qPrintable(QString("a = %1, %2").arg(a, bidirectional ? "bidirectional" : "causal")))
+                QTest::newRow(qPrintable(
+                    QString("a = %1, %2").arg(a, bidirectional ? "bidirectional" : "causal")))
                     << QString(a) << bidirectional;
     }
     void ssmForms() {
         QFETCH(QString, a);
         QFETCH(bool, bidirectional);
         const int n = 7;
-        const Matrix<Rational> q = exactData(n, 3, 1), k = exactData(n, 3, 2), v = exactData(n, 2, 3);
+        const Matrix<Rational> q = exactData(n, 3, 1), k = exactData(n, 3, 2),
+                               v = exactData(n, 2, 3);
         const MixerSpec spec = ssm(qPrintable(a), bidirectional);
         const QString expected = text(ssmWeights(spec, q, k) * v);
         QCOMPARE(text(ssmScan(spec, q, k, v, 0)), expected); // recurrent

@@ -16,7 +16,8 @@ namespace attnlab {
 // Readable QCOMPARE failures for permutations (found by argument-dependent lookup).
 char* toString(const Permutation& p) {
     QStringList parts;
-    for (int x : p.images()) parts << QString::number(x);
+    for (int x : p.images())
+        parts << QString::number(x);
     return qstrdup(qPrintable("[" + parts.join(", ") + "]"));
 }
 } // namespace attnlab
@@ -34,10 +35,13 @@ QString inputErrorOf(F&& f) {
 
 QString imagesText(const std::vector<int>& v) {
     QStringList parts;
-    for (int x : v) parts << QString::number(x);
+    for (int x : v)
+        parts << QString::number(x);
     return "[" + parts.join(", ") + "]";
 }
-QString imagesText(const Permutation& p) { return imagesText(p.images()); }
+QString imagesText(const Permutation& p) {
+    return imagesText(p.images());
+}
 
 bool isBijection(const std::vector<int>& images) {
     std::vector<int> sorted = images;
@@ -81,13 +85,15 @@ private slots:
 
     void identity_data() {
         QTest::addColumn<int>("n");
-        for (int n : {0, 1, 2, 5}) QTest::newRow(qPrintable(QString::number(n))) << n;
+        for (int n : {0, 1, 2, 5})
+            QTest::newRow(qPrintable(QString::number(n))) << n;
     }
     void identity() {
         QFETCH(int, n);
         const Permutation id = Permutation::identity(n);
         QCOMPARE(id.size(), n);
-        for (int i = 0; i < n; ++i) QCOMPARE(id(i), i);
+        for (int i = 0; i < n; ++i)
+            QCOMPARE(id(i), i);
         QVERIFY(id.isIdentity());
         QCOMPARE(QString::fromStdString(id.cycles()), QString("()"));
     }
@@ -155,7 +161,8 @@ private slots:
         QTest::addColumn<int>("n");
         QTest::addColumn<std::vector<int>>("images");
         QTest::newRow("two swaps") << "(0 2)(1 3)" << 4 << std::vector<int>{2, 3, 0, 1};
-        QTest::newRow("spaces and commas") << " ( 0, 2 ) (1 3) " << 4 << std::vector<int>{2, 3, 0, 1};
+        QTest::newRow("spaces and commas")
+            << " ( 0, 2 ) (1 3) " << 4 << std::vector<int>{2, 3, 0, 1};
         QTest::newRow("empty cycle") << "()" << 3 << std::vector<int>{0, 1, 2};
         QTest::newRow("empty text") << "" << 3 << std::vector<int>{0, 1, 2};
         QTest::newRow("singleton") << "(1)" << 3 << std::vector<int>{0, 1, 2};
@@ -179,20 +186,30 @@ private slots:
     void cyclesRefuse_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("unclosed") << "(0 2" << "missing ')'";
-        QTest::newRow("no open") << "0 2)" << "expected '('";
-        QTest::newRow("extra close") << "(0 1))" << "expected '('";
-        QTest::newRow("outside") << "(0 4)" << "4 is outside 0..3";
-        QTest::newRow("repeat across cycles") << "(0 1)(1 2)" << "1 appears twice";
-        QTest::newRow("repeat in cycle") << "(1 1)" << "1 appears twice";
-        QTest::newRow("letter") << "(a)" << "expected an index";
-        QTest::newRow("negative") << "(0 -1)" << "expected an index";
-        QTest::newRow("huge index") << "(0 12345678901)" << "expected an index";
+        QTest::newRow("unclosed") << "(0 2"
+                                  << "missing ')'";
+        QTest::newRow("no open") << "0 2)"
+                                 << "expected '('";
+        QTest::newRow("extra close") << "(0 1))"
+                                     << "expected '('";
+        QTest::newRow("outside") << "(0 4)"
+                                 << "4 is outside 0..3";
+        QTest::newRow("repeat across cycles") << "(0 1)(1 2)"
+                                              << "1 appears twice";
+        QTest::newRow("repeat in cycle") << "(1 1)"
+                                         << "1 appears twice";
+        QTest::newRow("letter") << "(a)"
+                                << "expected an index";
+        QTest::newRow("negative") << "(0 -1)"
+                                  << "expected an index";
+        QTest::newRow("huge index") << "(0 12345678901)"
+                                    << "expected an index";
     }
     void cyclesRefuse() {
         QFETCH(QString, text);
         QFETCH(QString, fragment);
-        const QString message = inputErrorOf([&] { Permutation::fromCycles(text.toStdString(), 4); });
+        const QString message =
+            inputErrorOf([&] { Permutation::fromCycles(text.toStdString(), 4); });
         QVERIFY2(!message.isNull(), "no InputError");
         QVERIFY2(message.contains("cycle notation '" + text + "'"), qPrintable(message));
         QVERIFY2(message.contains(fragment), qPrintable(message));
@@ -232,7 +249,8 @@ private slots:
     void applyRowsComposes() {
         // (P_τ (P_σ X))[i] = (P_σ X)[τ(i)] = X[σ(τ(i))], so P_τ P_σ = P_{σ∘τ}.
         Matrix<Rational> x(5, 2);
-        for (int i = 0; i < 5; ++i) x.row(i) << i, 100 + i;
+        for (int i = 0; i < 5; ++i)
+            x.row(i) << i, 100 + i;
         for (std::uint64_t seed = 0; seed < 10; ++seed) {
             const Permutation sigma = Permutation::random(5, seed),
                               tau = Permutation::random(5, seed + 100);
@@ -244,7 +262,8 @@ private slots:
     void applyBoth() {
         Matrix<Rational> a(3, 3);
         for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) a(i, j) = 10 * i + j;
+            for (int j = 0; j < 3; ++j)
+                a(i, j) = 10 * i + j;
         const Permutation sigma({2, 0, 1});
         Matrix<Rational> expected(3, 3);
         expected << 22, 20, 21, //
@@ -264,9 +283,11 @@ private slots:
 
     void sizeMismatchRefused() {
         const Permutation sigma({1, 0, 2});
-        const QString rows = inputErrorOf([&] { sigma.applyRows<double>(Eigen::MatrixXd::Zero(4, 2)); });
+        const QString rows =
+            inputErrorOf([&] { sigma.applyRows<double>(Eigen::MatrixXd::Zero(4, 2)); });
         QVERIFY2(rows.contains("size 3") && rows.contains("4 rows"), qPrintable(rows));
-        const Eigen::MatrixXd wide = Eigen::MatrixXd::Zero(3, 4), small = Eigen::MatrixXd::Zero(2, 2);
+        const Eigen::MatrixXd wide = Eigen::MatrixXd::Zero(3, 4),
+                              small = Eigen::MatrixXd::Zero(2, 2);
         const QString cols = inputErrorOf([&] { sigma.applyBoth(wide); });
         QVERIFY2(cols.contains("size 3") && cols.contains("4 columns"), qPrintable(cols));
         const QString square = inputErrorOf([&] { sigma.applyBoth(small); });
@@ -276,7 +297,8 @@ private slots:
 private:
     static Eigen::MatrixXd toDouble(const Matrix<Rational>& m) {
         Eigen::MatrixXd out(m.rows(), m.cols());
-        for (Eigen::Index i = 0; i < m.size(); ++i) out(i) = attnlab::toDouble(m(i));
+        for (Eigen::Index i = 0; i < m.size(); ++i)
+            out(i) = attnlab::toDouble(m(i));
         return out;
     }
 };

@@ -35,7 +35,9 @@ QString text(const Matrix<Rational>& m) {
     return "[" + rows.join(", ") + "]";
 }
 
-Rational q(const char* s) { return parseRational(s); }
+Rational q(const char* s) {
+    return parseRational(s);
+}
 
 PositionalSpec positional(PositionalSpec::Kind kind, long offset = 0) {
     PositionalSpec spec;
@@ -48,7 +50,8 @@ PositionalSpec positional(PositionalSpec::Kind kind, long offset = 0) {
 Eigen::MatrixXd pseudoRandom(int rows, int cols, int seed) {
     Eigen::MatrixXd m(rows, cols);
     for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) m(i, j) = std::sin(1.7 * (seed + 1) * (i * cols + j + 1));
+        for (int j = 0; j < cols; ++j)
+            m(i, j) = std::sin(1.7 * (seed + 1) * (i * cols + j + 1));
     return m;
 }
 } // namespace
@@ -90,7 +93,8 @@ private slots:
         QFETCH(int, d);
         const PositionalSpec spec = positional(PositionalSpec::Kind::Polynomial);
         const QString message = inputErrorOf([&] { absolutePositions<Rational>(spec, 3, d); });
-        QVERIFY2(message.contains("needs d = 3") && message.contains("got d = " + QString::number(d)),
+        QVERIFY2(message.contains("needs d = 3") &&
+                     message.contains("got d = " + QString::number(d)),
                  qPrintable(message));
     }
 
@@ -139,8 +143,9 @@ private slots:
     }
 
     void sinusoidalRefusedInExact() {
-        const QString message = inputErrorOf(
-            [] { absolutePositions<Rational>(positional(PositionalSpec::Kind::Sinusoidal), 2, 4); });
+        const QString message = inputErrorOf([] {
+            absolutePositions<Rational>(positional(PositionalSpec::Kind::Sinusoidal), 2, 4);
+        });
         QVERIFY2(message.contains("precision exact"), qPrintable(message));
     }
 
@@ -191,9 +196,11 @@ private slots:
         spec.seeded = false;
         spec.table.resize(4, 2);
         spec.table << q("1/2"), 1, 2, q("-3/4"), 5, 6, 7, 8;
-        QCOMPARE(text(absolutePositions<Rational>(spec, 3, 2)), QString("[[1/2, 1], [2, -3/4], [5, 6]]"));
+        QCOMPARE(text(absolutePositions<Rational>(spec, 3, 2)),
+                 QString("[[1/2, 1], [2, -3/4], [5, 6]]"));
         spec.offset = 1;
-        QCOMPARE(text(absolutePositions<Rational>(spec, 3, 2)), QString("[[2, -3/4], [5, 6], [7, 8]]"));
+        QCOMPARE(text(absolutePositions<Rational>(spec, 3, 2)),
+                 QString("[[2, -3/4], [5, 6], [7, 8]]"));
         QCOMPARE(absolutePositions<double>(spec, 1, 2)(0, 1), -0.75);
         // Too few rows for offset 1 + 4 tokens, and the wrong width.
         QString message = inputErrorOf([&] { absolutePositions<Rational>(spec, 4, 2); });
@@ -320,7 +327,8 @@ private slots:
 
     void alibiDefaultSlopes_data() {
         QTest::addColumn<int>("heads");
-        for (int h : {1, 2, 4, 8}) QTest::newRow(qPrintable(QString("h = %1").arg(h))) << h;
+        for (int h : {1, 2, 4, 8})
+            QTest::newRow(qPrintable(QString("h = %1").arg(h))) << h;
     }
     void alibiDefaultSlopes() {
         QFETCH(int, heads);
@@ -335,7 +343,8 @@ private slots:
                      QString::fromStdString(rationalText(Rational(-m))));
             QCOMPARE(QString::fromStdString(rationalText(b(0, 3))),
                      QString::fromStdString(rationalText(Rational(-3 * m))));
-            QCOMPARE(alibiBias<double>(spec, 4, head, heads)(3, 1), -2 * std::pow(2.0, -8.0 * k / heads));
+            QCOMPARE(alibiBias<double>(spec, 4, head, heads)(3, 1),
+                     -2 * std::pow(2.0, -8.0 * k / heads));
         }
     }
 
@@ -346,7 +355,8 @@ private slots:
         QVERIFY(std::abs(b(0, 1) + std::pow(2.0, -8.0 / 3.0)) < 1e-15);
         QVERIFY(std::abs(b(0, 2) + 2 * std::pow(2.0, -8.0 / 3.0)) < 1e-15);
         const QString message = inputErrorOf([&] { alibiBias<Rational>(spec, 3, 0, 3); });
-        QVERIFY2(message.contains("precision exact") && message.contains("h = 3"), qPrintable(message));
+        QVERIFY2(message.contains("precision exact") && message.contains("h = 3"),
+                 qPrintable(message));
     }
 
     void checkPrecision_data() {
@@ -362,8 +372,10 @@ private slots:
         QTest::newRow("none exact") << positional(K::None) << exact << 1 << "";
         QTest::newRow("polynomial exact") << positional(K::Polynomial) << exact << 1 << "";
         QTest::newRow("learned exact") << positional(K::Learned) << exact << 1 << "";
-        QTest::newRow("sinusoidal exact") << positional(K::Sinusoidal) << exact << 1 << "sin and cos";
-        QTest::newRow("rope exact") << positional(K::Rope) << exact << 2 << "rope needs sin and cos";
+        QTest::newRow("sinusoidal exact")
+            << positional(K::Sinusoidal) << exact << 1 << "sin and cos";
+        QTest::newRow("rope exact")
+            << positional(K::Rope) << exact << 2 << "rope needs sin and cos";
         QTest::newRow("alibi h=1 exact") << positional(K::Alibi) << exact << 1 << "";
         QTest::newRow("alibi h=2 exact") << positional(K::Alibi) << exact << 2 << "";
         QTest::newRow("alibi h=4 exact") << positional(K::Alibi) << exact << 4 << "";
@@ -403,6 +415,25 @@ private slots:
         QVERIFY(positional(PositionalSpec::Kind::Learned).isAbsolute());
         QVERIFY(alibi.isRelative());
         QVERIFY(!positional(PositionalSpec::Kind::Sinusoidal).isRelative());
+    }
+
+    void learnedNegativeOffsetRefused_data() {
+        QTest::addColumn<bool>("seeded");
+        QTest::addColumn<int>("offset");
+        QTest::newRow("seeded, offset -1") << true << -1;
+        QTest::newRow("seeded, offset -3") << true << -3;
+        QTest::newRow("given, offset -1") << false << -1;
+    }
+    void learnedNegativeOffsetRefused() {
+        // A learned table has rows for positions 0, 1, ...; a negative position has none and
+        // must be refused, not read out of bounds (last in this class: the core crashes here).
+        QFETCH(bool, seeded);
+        QFETCH(int, offset);
+        PositionalSpec spec = positional(PositionalSpec::Kind::Learned, offset);
+        spec.seeded = seeded;
+        spec.table = Matrix<Rational>::Ones(8, 2);
+        const QString message = inputErrorOf([&] { absolutePositions<Rational>(spec, 2, 2); });
+        QVERIFY2(!message.isNull(), "no InputError for a negative position");
     }
 };
 

@@ -22,7 +22,9 @@ QString inputErrorOf(F&& f) {
     return {};
 }
 
-QString text(const Rational& q) { return QString::fromStdString(rationalText(q)); }
+QString text(const Rational& q) {
+    return QString::fromStdString(rationalText(q));
+}
 } // namespace
 
 class TestScalar : public QObject {
@@ -31,24 +33,42 @@ private slots:
     void parseRational_data() {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("integer") << "3" << "3";
-        QTest::newRow("negative integer") << "-12" << "-12";
-        QTest::newRow("plus sign") << "+7" << "7";
-        QTest::newRow("zero") << "0" << "0";
-        QTest::newRow("negative zero") << "-0" << "0";
-        QTest::newRow("fraction") << "-1/2" << "-1/2";
-        QTest::newRow("fraction canonical") << "2/4" << "1/2";
-        QTest::newRow("negative fraction canonical") << "-6/4" << "-3/2";
-        QTest::newRow("fraction to integer") << "6/3" << "2";
-        QTest::newRow("decimal") << "0.25" << "1/4";
-        QTest::newRow("negative decimal") << "-0.5" << "-1/2";
-        QTest::newRow("leading dot") << ".5" << "1/2";
-        QTest::newRow("trailing dot") << "5." << "5";
-        QTest::newRow("exponent") << "1e-3" << "1/1000";
-        QTest::newRow("exponent plus") << "1.5E+2" << "150";
-        QTest::newRow("decimal exponent") << "2.5e-1" << "1/4";
-        QTest::newRow("one tenth exactly") << "0.1" << "1/10";
-        QTest::newRow("long decimal") << "0.3333333333333333" << "3333333333333333/10000000000000000";
+        QTest::newRow("integer") << "3"
+                                 << "3";
+        QTest::newRow("negative integer") << "-12"
+                                          << "-12";
+        QTest::newRow("plus sign") << "+7"
+                                   << "7";
+        QTest::newRow("zero") << "0"
+                              << "0";
+        QTest::newRow("negative zero") << "-0"
+                                       << "0";
+        QTest::newRow("fraction") << "-1/2"
+                                  << "-1/2";
+        QTest::newRow("fraction canonical") << "2/4"
+                                            << "1/2";
+        QTest::newRow("negative fraction canonical") << "-6/4"
+                                                     << "-3/2";
+        QTest::newRow("fraction to integer") << "6/3"
+                                             << "2";
+        QTest::newRow("decimal") << "0.25"
+                                 << "1/4";
+        QTest::newRow("negative decimal") << "-0.5"
+                                          << "-1/2";
+        QTest::newRow("leading dot") << ".5"
+                                     << "1/2";
+        QTest::newRow("trailing dot") << "5."
+                                      << "5";
+        QTest::newRow("exponent") << "1e-3"
+                                  << "1/1000";
+        QTest::newRow("exponent plus") << "1.5E+2"
+                                       << "150";
+        QTest::newRow("decimal exponent") << "2.5e-1"
+                                          << "1/4";
+        QTest::newRow("one tenth exactly") << "0.1"
+                                           << "1/10";
+        QTest::newRow("long decimal") << "0.3333333333333333"
+                                      << "3333333333333333/10000000000000000";
     }
     void parseRational() {
         QFETCH(QString, input);
@@ -58,9 +78,9 @@ private slots:
 
     void parseRationalRefuses_data() {
         QTest::addColumn<QString>("input");
-        for (const char* bad : {"", "abc", "-", "+", "1/", "/2", "1/0", "-3/0", "1/2/3", "1/-2",
-                                "1.2.3", ".", "1e", "e5", "1e+", "--1", "0x10", " 1", "1 ", "nan",
-                                "inf", "1,5", "1e1234567", "½"})
+        for (const char* bad : {"",      "abc",  "-",     "+",   "1/",  "/2",  "1/0",       "-3/0",
+                                "1/2/3", "1/-2", "1.2.3", ".",   "1e",  "e5",  "1e+",       "--1",
+                                "0x10",  " 1",   "1 ",    "nan", "inf", "1,5", "1e1234567", "½"})
             QTest::newRow(bad[0] ? bad : "(empty)") << QString::fromUtf8(bad);
     }
     void parseRationalRefuses() {
@@ -116,7 +136,8 @@ private slots:
         QTest::newRow("2/3") << "2/3" << 2.0 / 3.0;
         QTest::newRow("7/10") << "7/10" << 0.7;
         QTest::newRow("0") << "0" << 0.0;
-        QTest::newRow("big") << "123456789012345678901234567890" << 123456789012345678901234567890.0;
+        QTest::newRow("big") << "123456789012345678901234567890"
+                             << 123456789012345678901234567890.0;
     }
     void toDoubleNearest() {
         QFETCH(QString, q);
@@ -157,11 +178,21 @@ private slots:
         const Rational x(1);
         const QString message = inputErrorOf([&] {
             switch (which) {
-            case 0: Ops::exp(x, "mixer softmax"); break;
-            case 1: Ops::sin(x, "mixer softmax"); break;
-            case 2: Ops::cos(x, "mixer softmax"); break;
-            case 3: Ops::sqrt(x, "mixer softmax"); break;
-            default: Ops::pow(x, x, "mixer softmax"); break;
+            case 0:
+                Ops::exp(x, "mixer softmax");
+                break;
+            case 1:
+                Ops::sin(x, "mixer softmax");
+                break;
+            case 2:
+                Ops::cos(x, "mixer softmax");
+                break;
+            case 3:
+                Ops::sqrt(x, "mixer softmax");
+                break;
+            default:
+                Ops::pow(x, x, "mixer softmax");
+                break;
             }
         });
         QVERIFY2(!message.isNull(), "no InputError");
