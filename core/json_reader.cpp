@@ -8,16 +8,20 @@
 
 namespace attnlab {
 
-void JsonReader::fail(const std::string& message) const { throw InputError(path_, message); }
+void JsonReader::fail(const std::string& message) const {
+    throw InputError(path_, message);
+}
 
 void JsonReader::expectObject(std::initializer_list<std::string_view> allowed) const {
     if (!node_.is_object()) fail("must be an object");
     for (const auto& [key, value] : node_.items()) {
         bool known = false;
-        for (std::string_view a : allowed) known = known || a == key;
+        for (std::string_view a : allowed)
+            known = known || a == key;
         if (!known) {
             std::string list;
-            for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+            for (std::string_view a : allowed)
+                list += (list.empty() ? "" : ", ") + std::string(a);
             throw InputError((path_.empty() ? "" : path_ + ".") + key,
                              "unknown key (allowed here: " + list + ")");
         }
@@ -54,8 +58,8 @@ bool JsonReader::boolean() const {
 }
 
 long JsonReader::integer(long lo, long hi) const {
-    const std::string range = "must be an integer in " + std::to_string(lo) + ".." +
-                              std::to_string(hi);
+    const std::string range =
+        "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
     if (node_.is_number_integer()) {
         if (node_.is_number_unsigned() && node_.get<unsigned long long>() > (unsigned long long)hi)
             fail(range);
@@ -90,7 +94,8 @@ Matrix<Rational> JsonReader::matrix() const {
     if (!node_.is_array() || node_.empty()) fail("must be a non-empty array of rows");
     const std::size_t rows = node_.size();
     const JsonReader first = at(std::size_t{0});
-    if (!first.isArray() || first.node().empty()) first.fail("must be a non-empty array of numbers");
+    if (!first.isArray() || first.node().empty())
+        first.fail("must be a non-empty array of numbers");
     const std::size_t cols = first.node().size();
     checkMatrixSize(static_cast<long long>(rows), static_cast<long long>(cols), path_);
     Matrix<Rational> m(rows, cols);
@@ -100,7 +105,8 @@ Matrix<Rational> JsonReader::matrix() const {
         if (row.node().size() != cols)
             row.fail("row has " + std::to_string(row.node().size()) + " entries, expected " +
                      std::to_string(cols));
-        for (std::size_t j = 0; j < cols; ++j) m(i, j) = row.at(j).number();
+        for (std::size_t j = 0; j < cols; ++j)
+            m(i, j) = row.at(j).number();
     }
     return m;
 }

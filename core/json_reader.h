@@ -14,7 +14,8 @@ namespace attnlab {
 
 class JsonReader {
 public:
-    JsonReader(const nlohmann::json& node, std::string path) : node_(node), path_(std::move(path)) {}
+    JsonReader(const nlohmann::json& node, std::string path)
+        : node_(node), path_(std::move(path)) {}
 
     const nlohmann::json& node() const { return node_; }
     const std::string& path() const { return path_; }

@@ -76,17 +76,27 @@ int segmentOf(const std::vector<int>& sizes, int i) {
 
 bool MaskSpec::allowed(int s, int t, int n) const {
     switch (kind) {
-    case Kind::All: return true;
-    case Kind::None: return false;
-    case Kind::Causal: return t <= s;
-    case Kind::Window: return std::abs(s - t) <= radius;
-    case Kind::CausalWindow: return t <= s && s - t <= radius;
-    case Kind::Prefix: return t < length || t <= s;
-    case Kind::Blocks: return segmentOf(sizes, s) == segmentOf(sizes, t);
+    case Kind::All:
+        return true;
+    case Kind::None:
+        return false;
+    case Kind::Causal:
+        return t <= s;
+    case Kind::Window:
+        return std::abs(s - t) <= radius;
+    case Kind::CausalWindow:
+        return t <= s && s - t <= radius;
+    case Kind::Prefix:
+        return t < length || t <= s;
+    case Kind::Blocks:
+        return segmentOf(sizes, s) == segmentOf(sizes, t);
     case Kind::Dilated:
-        return std::abs(s - t) <= static_cast<long long>(radius) * dilation && (s - t) % dilation == 0;
-    case Kind::Global: return s < count || t < count || operands[0].allowed(s, t, n);
-    case Kind::Custom: return cells(s, t);
+        return std::abs(s - t) <= static_cast<long long>(radius) * dilation &&
+               (s - t) % dilation == 0;
+    case Kind::Global:
+        return s < count || t < count || operands[0].allowed(s, t, n);
+    case Kind::Custom:
+        return cells(s, t);
     case Kind::And:
         for (const auto& m : operands)
             if (!m.allowed(s, t, n)) return false;
@@ -95,7 +105,8 @@ bool MaskSpec::allowed(int s, int t, int n) const {
         for (const auto& m : operands)
             if (m.allowed(s, t, n)) return true;
         return false;
-    case Kind::Not: return !operands[0].allowed(s, t, n);
+    case Kind::Not:
+        return !operands[0].allowed(s, t, n);
     }
     return false;
 }
@@ -123,8 +134,8 @@ void MaskSpec::validate(int n) const {
             total += s;
         }
         if (total != n)
-            throw InputError("sizes: blocks add up to " + std::to_string(total) + ", expected n = " +
-                             std::to_string(n));
+            throw InputError("sizes: blocks add up to " + std::to_string(total) +
+                             ", expected n = " + std::to_string(n));
         break;
     }
     case Kind::Custom:
@@ -137,9 +148,11 @@ void MaskSpec::validate(int n) const {
     case Kind::Or:
         if (operands.empty()) throw InputError("a combination needs at least one mask");
         break;
-    default: break;
+    default:
+        break;
     }
-    for (const auto& m : operands) m.validate(n);
+    for (const auto& m : operands)
+        m.validate(n);
 }
 
 std::string MaskSpec::describe() const {
@@ -152,12 +165,18 @@ std::string MaskSpec::describe() const {
         return out.str();
     };
     switch (kind) {
-    case Kind::All: return "all";
-    case Kind::None: return "none";
-    case Kind::Causal: return "causal";
-    case Kind::Window: return "window(" + std::to_string(radius) + ")";
-    case Kind::CausalWindow: return "causal_window(" + std::to_string(radius) + ")";
-    case Kind::Prefix: return "prefix(" + std::to_string(length) + ")";
+    case Kind::All:
+        return "all";
+    case Kind::None:
+        return "none";
+    case Kind::Causal:
+        return "causal";
+    case Kind::Window:
+        return "window(" + std::to_string(radius) + ")";
+    case Kind::CausalWindow:
+        return "causal_window(" + std::to_string(radius) + ")";
+    case Kind::Prefix:
+        return "prefix(" + std::to_string(length) + ")";
     case Kind::Blocks: {
         std::string text = "blocks(";
         for (std::size_t k = 0; k < sizes.size(); ++k)
@@ -168,10 +187,14 @@ std::string MaskSpec::describe() const {
         return "dilated(" + std::to_string(radius) + ", " + std::to_string(dilation) + ")";
     case Kind::Global:
         return "global(" + std::to_string(count) + ", " + operands[0].describe() + ")";
-    case Kind::Custom: return "custom";
-    case Kind::And: return join("and");
-    case Kind::Or: return join("or");
-    case Kind::Not: return join("not");
+    case Kind::Custom:
+        return "custom";
+    case Kind::And:
+        return join("and");
+    case Kind::Or:
+        return join("or");
+    case Kind::Not:
+        return join("not");
     }
     return "?";
 }
@@ -187,7 +210,8 @@ BoolMatrix buildMask(const MaskSpec& spec, int n) {
     spec.validate(n);
     BoolMatrix m(n, n);
     for (int s = 0; s < n; ++s)
-        for (int t = 0; t < n; ++t) m(s, t) = spec.allowed(s, t, n);
+        for (int t = 0; t < n; ++t)
+            m(s, t) = spec.allowed(s, t, n);
     return m;
 }
 
@@ -208,7 +232,8 @@ BoolMatrix reachability(const std::vector<BoolMatrix>& layerMasks) {
     const auto n = layerMasks.front().rows();
     BoolMatrix identity = Eigen::MatrixXi::Identity(n, n).array() > 0;
     BoolMatrix reach = identity;
-    for (const BoolMatrix& mask : layerMasks) reach = booleanProduct(mask || identity, reach);
+    for (const BoolMatrix& mask : layerMasks)
+        reach = booleanProduct(mask || identity, reach);
     return reach;
 }
 

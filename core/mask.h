@@ -12,16 +12,27 @@ namespace attnlab {
 
 struct MaskSpec {
     enum class Kind {
-        All, None, Causal, Window, CausalWindow, Prefix, Blocks, Dilated, Global, Custom,
-        And, Or, Not
+        All,
+        None,
+        Causal,
+        Window,
+        CausalWindow,
+        Prefix,
+        Blocks,
+        Dilated,
+        Global,
+        Custom,
+        And,
+        Or,
+        Not
     };
     Kind kind = Kind::All;
-    int radius = 0;          // window, causal_window, dilated
-    int dilation = 1;        // dilated
-    int length = 0;          // prefix
-    int count = 0;           // global
-    std::vector<int> sizes;  // blocks
-    BoolMatrix cells;        // custom
+    int radius = 0;                 // window, causal_window, dilated
+    int dilation = 1;               // dilated
+    int length = 0;                 // prefix
+    int count = 0;                  // global
+    std::vector<int> sizes;         // blocks
+    BoolMatrix cells;               // custom
     std::vector<MaskSpec> operands; // and/or (≥1), not (1), global (its base)
 
     static MaskSpec all() { return {}; }

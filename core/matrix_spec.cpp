@@ -28,7 +28,8 @@ Matrix<T> randomMatrix(int rows, int cols, std::uint64_t seed) {
     SplitMix64 rng(seed);
     Matrix<T> m(rows, cols);
     for (int i = 0; i < rows; ++i) // row by row, so the same seed fills the same cells
-        for (int j = 0; j < cols; ++j) m(i, j) = randomEntry<T>(rng);
+        for (int j = 0; j < cols; ++j)
+            m(i, j) = randomEntry<T>(rng);
     return m;
 }
 } // namespace
@@ -52,8 +53,10 @@ template <class T>
 Matrix<T> MatrixSpec::materialize(int rows, int cols) const {
     checkMatrixSize(rows, cols, "matrix");
     switch (kind) {
-    case Kind::Identity: return Matrix<T>::Identity(rows, cols);
-    case Kind::Random: return randomMatrix<T>(rows, cols, seed) * ScalarOps<T>::fromRational(scale);
+    case Kind::Identity:
+        return Matrix<T>::Identity(rows, cols);
+    case Kind::Random:
+        return randomMatrix<T>(rows, cols, seed) * ScalarOps<T>::fromRational(scale);
     case Kind::Values:
         if (values.rows() != rows || values.cols() != cols)
             throw InputError("matrix is " + std::to_string(values.rows()) + " x " +
@@ -67,10 +70,13 @@ Matrix<T> MatrixSpec::materialize(int rows, int cols) const {
 bool MatrixSpec::operator==(const MatrixSpec& o) const {
     if (kind != o.kind) return false;
     switch (kind) {
-    case Kind::Identity: return true;
-    case Kind::Random: return seed == o.seed && scale == o.scale;
-    case Kind::Values: return values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
-                              values == o.values;
+    case Kind::Identity:
+        return true;
+    case Kind::Random:
+        return seed == o.seed && scale == o.scale;
+    case Kind::Values:
+        return values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
+               values == o.values;
     }
     return false;
 }
@@ -107,12 +113,16 @@ template <class T>
 Matrix<T> TokenSpec::materialize() const {
     checkMatrixSize(rows(), cols(), "tokens");
     switch (kind) {
-    case Kind::Values: return fromRational<T>(values);
-    case Kind::Random: return randomMatrix<T>(n, d, seed);
-    case Kind::OneHot: return Matrix<T>::Identity(n, n);
+    case Kind::Values:
+        return fromRational<T>(values);
+    case Kind::Random:
+        return randomMatrix<T>(n, d, seed);
+    case Kind::OneHot:
+        return Matrix<T>::Identity(n, n);
     case Kind::Arange: {
         Matrix<T> m(n, d);
-        for (int i = 0; i < n; ++i) m.row(i).setConstant(T(i));
+        for (int i = 0; i < n; ++i)
+            m.row(i).setConstant(T(i));
         return m;
     }
     }

@@ -65,7 +65,8 @@ struct TokenSpec {
 template <class T>
 Matrix<T> fromRational(const Matrix<Rational>& m) {
     Matrix<T> out(m.rows(), m.cols());
-    for (Eigen::Index i = 0; i < m.size(); ++i) out(i) = ScalarOps<T>::fromRational(m(i));
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        out(i) = ScalarOps<T>::fromRational(m(i));
     return out;
 }
 
@@ -73,7 +74,8 @@ Matrix<T> fromRational(const Matrix<Rational>& m) {
 template <class T>
 Eigen::MatrixXd toDoubleMatrix(const Matrix<T>& m) {
     Eigen::MatrixXd out(m.rows(), m.cols());
-    for (Eigen::Index i = 0; i < m.size(); ++i) out(i) = ScalarOps<T>::toDouble(m(i));
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        out(i) = ScalarOps<T>::toDouble(m(i));
     return out;
 }
 

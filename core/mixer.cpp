@@ -10,10 +10,14 @@ namespace attnlab {
 
 std::string mixerKindName(MixerSpec::Kind kind) {
     switch (kind) {
-    case MixerSpec::Kind::Softmax: return "softmax";
-    case MixerSpec::Kind::SoftmaxLike: return "softmax_like";
-    case MixerSpec::Kind::Raw: return "raw";
-    case MixerSpec::Kind::Ssm: return "ssm";
+    case MixerSpec::Kind::Softmax:
+        return "softmax";
+    case MixerSpec::Kind::SoftmaxLike:
+        return "softmax_like";
+    case MixerSpec::Kind::Raw:
+        return "raw";
+    case MixerSpec::Kind::Ssm:
+        return "ssm";
     }
     return "?";
 }
@@ -41,13 +45,18 @@ namespace {
 template <class T>
 T unnormalised(MixerSpec::Kind kind, const T& score, const T& rowMax) {
     switch (kind) {
-    case MixerSpec::Kind::Softmax: return ScalarOps<T>::exp(score - rowMax, "mixer softmax");
-    case MixerSpec::Kind::SoftmaxLike: return T(1) + relu(score);
-    default: return score;
+    case MixerSpec::Kind::Softmax:
+        return ScalarOps<T>::exp(score - rowMax, "mixer softmax");
+    case MixerSpec::Kind::SoftmaxLike:
+        return T(1) + relu(score);
+    default:
+        return score;
     }
 }
 
-bool normalises(MixerSpec::Kind kind) { return kind != MixerSpec::Kind::Raw; }
+bool normalises(MixerSpec::Kind kind) {
+    return kind != MixerSpec::Kind::Raw;
+}
 
 } // namespace
 
@@ -189,12 +198,13 @@ Matrix<T> reversedRows(const Matrix<T>& m) {
 } // namespace
 
 template <class T>
-Matrix<T> ssmScan(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k,
-                  const Matrix<T>& v, int chunk) {
+Matrix<T> ssmScan(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
+                  int chunk) {
     const T a = ScalarOps<T>::fromRational(spec.a);
     Matrix<T> y = causalScan(a, q, k, v, chunk);
     if (spec.bidirectional) // backward scan over t = n-1..s: the causal scan of the reversal
-        y += reversedRows<T>(causalScan(a, reversedRows(q), reversedRows(k), reversedRows(v), chunk));
+        y += reversedRows<T>(
+            causalScan(a, reversedRows(q), reversedRows(k), reversedRows(v), chunk));
     return y;
 }
 

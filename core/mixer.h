@@ -62,8 +62,8 @@ Matrix<T> ssmWeights(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>&
 
 /// ssm(a) output by the recurrent scan (chunk = 0) or chunkwise with chunk length `chunk`.
 template <class T>
-Matrix<T> ssmScan(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k,
-                  const Matrix<T>& v, int chunk);
+Matrix<T> ssmScan(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
+                  int chunk);
 
 /// One head: scores, weights and output. `bias` may be null. Tiled/chunked evaluation of the
 /// output is used when the spec asks for it.

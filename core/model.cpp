@@ -6,7 +6,9 @@
 namespace attnlab {
 
 namespace {
-std::string layerPath(std::size_t i) { return "layers[" + std::to_string(i) + "]"; }
+std::string layerPath(std::size_t i) {
+    return "layers[" + std::to_string(i) + "]";
+}
 
 template <class T>
 Matrix<T> materializeAt(const MatrixSpec& spec, int rows, int cols, const std::string& path) {
@@ -53,7 +55,8 @@ Model<T>::Model(const ModelSpec& spec, int d) : spec_(spec), d_(d) {
                                                      ", the layer outputs " + std::to_string(out));
         if (layer.mixer.kind == MixerSpec::Kind::Ssm && !layer.mask.isAll())
             throw InputError(path + ".mask", "mixer ssm takes no mask other than all");
-        if (spec.positional.kind == PositionalSpec::Kind::Alibi && !spec.positional.slopes.empty() &&
+        if (spec.positional.kind == PositionalSpec::Kind::Alibi &&
+            !spec.positional.slopes.empty() &&
             static_cast<int>(spec.positional.slopes.size()) != layer.heads)
             throw InputError("positional.slopes", std::to_string(spec.positional.slopes.size()) +
                                                       " slopes for " + std::to_string(layer.heads) +
@@ -80,7 +83,8 @@ Trace<T> Model<T>::forward(const Matrix<T>& tokens, Maps maps, long extraOffset)
     Trace<T> trace;
     trace.input = tokens + absolutePositions<T>(positional, int(tokens.rows()), d_);
     Matrix<T> x = trace.input;
-    for (std::size_t i = 0; i < spec_.layers.size(); ++i) x = applyLayer(i, x, trace, maps, offset);
+    for (std::size_t i = 0; i < spec_.layers.size(); ++i)
+        x = applyLayer(i, x, trace, maps, offset);
     trace.output = std::move(x);
     return trace;
 }

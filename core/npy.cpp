@@ -48,7 +48,8 @@ Eigen::MatrixXd parseNpy(const std::string& bytes) {
     const int major = static_cast<unsigned char>(bytes[6]);
     std::size_t headerLen = 0, offset = 0;
     if (major == 1) {
-        headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+        headerLen =
+            static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
         offset = 10;
     } else if (major == 2 || major == 3) {
         if (bytes.size() < 12) throw InputError(".npy header is truncated");
@@ -72,7 +73,8 @@ Eigen::MatrixXd parseNpy(const std::string& bytes) {
     if (!std::regex_search(header, match, std::regex("'shape':\\s*\\((\\d*),?\\s*(\\d*),?\\s*\\)")))
         throw InputError(".npy: the shape must be 1-D or 2-D");
     if (match[1].length() > 12 || match[2].length() > 12)
-        throw InputError(".npy: shape " + match[1].str() + " x " + match[2].str() + " is too large");
+        throw InputError(".npy: shape " + match[1].str() + " x " + match[2].str() +
+                         " is too large");
     const long long rows = match[1].str().empty() ? 1 : std::stoll(match[1].str());
     const long long cols = match[2].str().empty() ? 1 : std::stoll(match[2].str());
     if (rows < 1 || cols < 1 || rows > (1LL << 26) / cols)
@@ -85,7 +87,8 @@ Eigen::MatrixXd parseNpy(const std::string& bytes) {
     const char* p = bytes.data() + data;
     for (long long i = 0; i < rows * cols; ++i, p += size) {
         double v = 0;
-        if (type == 'f' && size == 8) std::memcpy(&v, p, 8);
+        if (type == 'f' && size == 8)
+            std::memcpy(&v, p, 8);
         else if (type == 'f') {
             float f;
             std::memcpy(&f, p, 4);

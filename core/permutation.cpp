@@ -32,7 +32,8 @@ Permutation Permutation::identity(int n) {
 
 Permutation Permutation::reverse(int n) {
     std::vector<int> images(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) images[static_cast<std::size_t>(i)] = n - 1 - i;
+    for (int i = 0; i < n; ++i)
+        images[static_cast<std::size_t>(i)] = n - 1 - i;
     return Permutation(std::move(images));
 }
 
@@ -56,7 +57,8 @@ Permutation Permutation::fromCycles(std::string_view text, int n) {
     std::vector<bool> used(static_cast<std::size_t>(n), false);
     std::size_t pos = 0;
     auto skipSpace = [&] {
-        while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+        while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t'))
+            ++pos;
     };
     auto fail = [&](const std::string& why) -> void {
         throw InputError("cycle notation '" + std::string(text) + "': " + why);
@@ -75,7 +77,8 @@ Permutation Permutation::fromCycles(std::string_view text, int n) {
                 continue;
             }
             std::size_t start = pos;
-            while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
+            while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
+                ++pos;
             if (start == pos || pos - start > 9)
                 fail("expected an index at position " + std::to_string(start));
             const int v = std::stoi(std::string(text.substr(start, pos - start)));
@@ -103,13 +106,15 @@ Permutation Permutation::compose(const Permutation& tau) const {
         throw InputError("cannot compose permutations of sizes " + std::to_string(size()) +
                          " and " + std::to_string(tau.size()));
     std::vector<int> images(images_.size());
-    for (int i = 0; i < size(); ++i) images[static_cast<std::size_t>(i)] = (*this)(tau(i));
+    for (int i = 0; i < size(); ++i)
+        images[static_cast<std::size_t>(i)] = (*this)(tau(i));
     return Permutation(std::move(images));
 }
 
 Permutation Permutation::inverse() const {
     std::vector<int> images(images_.size());
-    for (int i = 0; i < size(); ++i) images[static_cast<std::size_t>((*this)(i))] = i;
+    for (int i = 0; i < size(); ++i)
+        images[static_cast<std::size_t>((*this)(i))] = i;
     return Permutation(std::move(images));
 }
 

@@ -46,7 +46,8 @@ public:
     Matrix<T> applyRows(const Matrix<T>& x) const {
         checkSize(static_cast<int>(x.rows()), "rows");
         Matrix<T> out(x.rows(), x.cols());
-        for (int i = 0; i < size(); ++i) out.row(i) = x.row((*this)(i));
+        for (int i = 0; i < size(); ++i)
+            out.row(i) = x.row((*this)(i));
         return out;
     }
     /// (P_σ A P_σᵀ)[i][j] = A[σ(i)][σ(j)] for a square A.
@@ -56,7 +57,8 @@ public:
         checkSize(static_cast<int>(a.cols()), "columns");
         M out(a.rows(), a.cols());
         for (int i = 0; i < size(); ++i)
-            for (int j = 0; j < size(); ++j) out(i, j) = a((*this)(i), (*this)(j));
+            for (int j = 0; j < size(); ++j)
+                out(i, j) = a((*this)(i), (*this)(j));
         return out;
     }
 

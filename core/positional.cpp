@@ -10,12 +10,24 @@ namespace attnlab {
 std::string PositionalSpec::describe() const {
     std::string name;
     switch (kind) {
-    case Kind::None: name = "none"; break;
-    case Kind::Polynomial: name = "polynomial"; break;
-    case Kind::Sinusoidal: name = "sinusoidal"; break;
-    case Kind::Learned: name = "learned"; break;
-    case Kind::Rope: name = "rope"; break;
-    case Kind::Alibi: name = causal ? "alibi (causal)" : "alibi"; break;
+    case Kind::None:
+        name = "none";
+        break;
+    case Kind::Polynomial:
+        name = "polynomial";
+        break;
+    case Kind::Sinusoidal:
+        name = "sinusoidal";
+        break;
+    case Kind::Learned:
+        name = "learned";
+        break;
+    case Kind::Rope:
+        name = "rope";
+        break;
+    case Kind::Alibi:
+        name = causal ? "alibi (causal)" : "alibi";
+        break;
     }
     if (offset != 0) name += ", offset " + std::to_string(offset);
     return name;
@@ -43,7 +55,8 @@ T slopeOf(const PositionalSpec& spec, int head, int heads) {
         Rational slope;
         if (!exactDefaultSlope(k, heads, slope))
             throw InputError("precision exact: ALiBi default slope 2^(-8k/h) is irrational for "
-                             "h = " + std::to_string(heads) + "; give \"slopes\"");
+                             "h = " +
+                             std::to_string(heads) + "; give \"slopes\"");
         return slope;
     } else {
         return static_cast<T>(std::pow(2.0, -8.0 * k / heads));
@@ -60,12 +73,13 @@ void PositionalSpec::checkPrecision(Precision precision, int heads) const {
         throw InputError("precision exact: positional rope needs sin and cos; use polynomial, "
                          "learned, alibi or a float precision");
     if (kind == Kind::Alibi && slopes.empty())
-        for (int head = 0; head < heads; ++head) (void)slopeOf<Rational>(*this, head, heads);
+        for (int head = 0; head < heads; ++head)
+            (void)slopeOf<Rational>(*this, head, heads);
 }
 
 bool PositionalSpec::operator==(const PositionalSpec& o) const {
-    const bool sameTable = table.rows() == o.table.rows() && table.cols() == o.table.cols() &&
-                           table == o.table;
+    const bool sameTable =
+        table.rows() == o.table.rows() && table.cols() == o.table.cols() && table == o.table;
     return kind == o.kind && offset == o.offset && seeded == o.seeded && seed == o.seed &&
            sameTable && base == o.base && slopes == o.slopes && causal == o.causal;
 }
@@ -99,7 +113,8 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d) {
     case PositionalSpec::Kind::Learned:
         if (spec.offset < 0)
             throw InputError("positional.offset: a learned table has no negative positions "
-                             "(offset " + std::to_string(spec.offset) + ")");
+                             "(offset " +
+                             std::to_string(spec.offset) + ")");
         if (spec.seeded) {
             // Rows for positions offset..offset+n-1 of one long seeded table.
             const Matrix<T> full =
@@ -113,7 +128,8 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d) {
             pe = fromRational<T>(spec.table.middleRows(spec.offset, n));
         }
         break;
-    default: break;
+    default:
+        break;
     }
     return pe;
 }
@@ -138,12 +154,13 @@ Matrix<T> alibiBias(const PositionalSpec& spec, int n, int head, int heads) {
     const T m = slopeOf<T>(spec, head, heads);
     Matrix<T> bias(n, n);
     for (int s = 0; s < n; ++s)
-        for (int t = 0; t < n; ++t) bias(s, t) = -m * T(spec.causal ? s - t : std::abs(s - t));
+        for (int t = 0; t < n; ++t)
+            bias(s, t) = -m * T(spec.causal ? s - t : std::abs(s - t));
     return bias;
 }
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
-    template Matrix<T> absolutePositions<T>(const PositionalSpec&, int, int);                     \
+    template Matrix<T> absolutePositions<T>(const PositionalSpec&, int, int);                      \
     template void applyRope<T>(Matrix<T>&, long, double);                                          \
     template Matrix<T> alibiBias<T>(const PositionalSpec&, int, int, int);
 ATTNLAB_INSTANTIATE(float)

@@ -9,9 +9,12 @@ namespace attnlab {
 template <class F>
 decltype(auto) withScalar(Precision precision, F&& f) {
     switch (precision) {
-    case Precision::Float32: return f.template operator()<float>();
-    case Precision::Float64: return f.template operator()<double>();
-    case Precision::Exact: break;
+    case Precision::Float32:
+        return f.template operator()<float>();
+    case Precision::Float64:
+        return f.template operator()<double>();
+    case Precision::Exact:
+        break;
     }
     return f.template operator()<Rational>();
 }

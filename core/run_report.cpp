@@ -17,8 +17,10 @@ json matrixValuesJson(const Matrix<T>& m) {
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
         json row = json::array();
         for (Eigen::Index j = 0; j < m.cols(); ++j) {
-            if constexpr (ScalarOps<T>::exact) row.push_back(rationalText(m(i, j)));
-            else row.push_back(static_cast<double>(m(i, j)));
+            if constexpr (ScalarOps<T>::exact)
+                row.push_back(rationalText(m(i, j)));
+            else
+                row.push_back(static_cast<double>(m(i, j)));
         }
         rows.push_back(std::move(row));
     }
@@ -92,7 +94,8 @@ void printTrace(std::ostringstream& out, const std::string& side, const Trace<T>
     printMatrix(out, "input (after absolute positions)", trace.input);
     for (std::size_t l = 0; l < trace.layers.size(); ++l)
         for (std::size_t h = 0; h < trace.layers[l].heads.size(); ++h)
-            printMatrix(out, "layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
+            printMatrix(out,
+                        "layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
                         trace.layers[l].heads[h].weights);
     printMatrix(out, "output", trace.output);
 }
@@ -127,7 +130,8 @@ std::string runText(const Scenario& s) {
         printTrace(out, "original f(X)", sides.original);
         if (sides.transformed) {
             out << "\n";
-            printTrace(out, "transformed f(P X), sigma = " + sides.sigma.cycles(), *sides.transformed);
+            printTrace(out, "transformed f(P X), sigma = " + sides.sigma.cycles(),
+                       *sides.transformed);
             const Matrix<T> expected = sides.sigma.applyRows(sides.original.output);
             const Matrix<T> diff = sides.transformed->output - expected;
             out << "\n";
@@ -137,7 +141,8 @@ std::string runText(const Scenario& s) {
                 largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
             out << "largest |f(P X) - P f(X)| = " << entryText<T>(largest) << "\n";
         }
-        for (const std::string& w : sides.original.warnings) out << "warning: " << w << "\n";
+        for (const std::string& w : sides.original.warnings)
+            out << "warning: " << w << "\n";
         return out.str();
     });
 }

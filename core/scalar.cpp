@@ -11,9 +11,12 @@ namespace attnlab {
 
 std::string_view precisionName(Precision p) {
     switch (p) {
-    case Precision::Float32: return "float32";
-    case Precision::Float64: return "float64";
-    case Precision::Exact: return "exact";
+    case Precision::Float32:
+        return "float32";
+    case Precision::Float64:
+        return "float64";
+    case Precision::Exact:
+        return "exact";
     }
     return "?";
 }
@@ -108,7 +111,9 @@ Rational decimalRational(double x) {
     return parseRational(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
 }
 
-std::string rationalText(const Rational& q) { return q.get_str(10); }
+std::string rationalText(const Rational& q) {
+    return q.get_str(10);
+}
 
 double toDouble(const Rational& q) {
     // mpq_get_d truncates; the nearest double is found by correcting toward q.
@@ -127,10 +132,18 @@ namespace {
 }
 } // namespace
 
-Rational ScalarOps<Rational>::exp(const Rational&, const char* who) { refuse("exp", who); }
-Rational ScalarOps<Rational>::sin(const Rational&, const char* who) { refuse("sin", who); }
-Rational ScalarOps<Rational>::cos(const Rational&, const char* who) { refuse("cos", who); }
-Rational ScalarOps<Rational>::sqrt(const Rational&, const char* who) { refuse("sqrt", who); }
+Rational ScalarOps<Rational>::exp(const Rational&, const char* who) {
+    refuse("exp", who);
+}
+Rational ScalarOps<Rational>::sin(const Rational&, const char* who) {
+    refuse("sin", who);
+}
+Rational ScalarOps<Rational>::cos(const Rational&, const char* who) {
+    refuse("cos", who);
+}
+Rational ScalarOps<Rational>::sqrt(const Rational&, const char* who) {
+    refuse("sqrt", who);
+}
 Rational ScalarOps<Rational>::pow(const Rational&, const Rational&, const char* who) {
     refuse("a real power", who);
 }

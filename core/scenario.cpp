@@ -9,15 +9,19 @@ namespace attnlab {
 Permutation PermutationSpec::resolve(int n) const {
     try {
         switch (kind) {
-        case Kind::Identity: return Permutation::identity(n);
+        case Kind::Identity:
+            return Permutation::identity(n);
         case Kind::Images:
             if (static_cast<int>(images.size()) != n)
                 throw InputError("has " + std::to_string(images.size()) +
                                  " entries, expected n = " + std::to_string(n));
             return Permutation(images);
-        case Kind::Cycles: return Permutation::fromCycles(cycles, n);
-        case Kind::Reverse: return Permutation::reverse(n);
-        case Kind::Random: return Permutation::random(n, seed);
+        case Kind::Cycles:
+            return Permutation::fromCycles(cycles, n);
+        case Kind::Reverse:
+            return Permutation::reverse(n);
+        case Kind::Random:
+            return Permutation::random(n, seed);
         }
     } catch (const InputError& e) {
         throw InputError("permutation", e.what());
@@ -47,8 +51,8 @@ void Scenario::validate() const {
     for (std::size_t b = 0; b < batch.size(); ++b)
         if (batch[b].cols() != d)
             throw InputError("batch[" + std::to_string(b) + "]",
-                             "has width " + std::to_string(batch[b].cols()) + ", expected d = " +
-                                 std::to_string(d));
+                             "has width " + std::to_string(batch[b].cols()) +
+                                 ", expected d = " + std::to_string(d));
 }
 
 bool Scenario::operator==(const Scenario& o) const {

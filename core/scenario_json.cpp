@@ -29,7 +29,8 @@ MatrixSpec readMatrixSpec(const JsonReader& r) {
         const JsonReader spec = r.at("random");
         spec.expectObject({"seed", "scale"});
         const auto seed = static_cast<std::uint64_t>(spec.at("seed").integer(0, kMaxSeed));
-        return MatrixSpec::random(seed, spec.has("scale") ? spec.at("scale").number() : Rational(1));
+        return MatrixSpec::random(seed,
+                                  spec.has("scale") ? spec.at("scale").number() : Rational(1));
     }
     return MatrixSpec::given(r.matrix());
 }
@@ -37,7 +38,8 @@ MatrixSpec readMatrixSpec(const JsonReader& r) {
 TokenSpec readTokens(const JsonReader& r) {
     if (!r.isObject()) {
         const Matrix<Rational> values = r.matrix();
-        if (values.rows() > kMaxTokens) r.fail("more than " + std::to_string(kMaxTokens) + " tokens");
+        if (values.rows() > kMaxTokens)
+            r.fail("more than " + std::to_string(kMaxTokens) + " tokens");
         return TokenSpec::given(values);
     }
     r.expectObject({"random", "one_hot", "arange"});
@@ -56,10 +58,13 @@ TokenSpec readTokens(const JsonReader& r) {
     }
     const JsonReader g = r.at("arange");
     g.expectObject({"n", "d"});
-    return TokenSpec::arange(int(g.at("n").integer(1, kMaxTokens)), int(g.at("d").integer(1, 1 << 14)));
+    return TokenSpec::arange(int(g.at("n").integer(1, kMaxTokens)),
+                             int(g.at("d").integer(1, 1 << 14)));
 }
 
-int readCount(const JsonReader& r) { return int(r.integer(0, kMaxTokens)); }
+int readCount(const JsonReader& r) {
+    return int(r.integer(0, kMaxTokens));
+}
 
 MaskSpec readMask(const JsonReader& r) {
     if (!r.isObject()) r.fail("must be an object such as {\"kind\": \"causal\"}");
@@ -69,7 +74,8 @@ MaskSpec readMask(const JsonReader& r) {
             const JsonReader list = r.at(op);
             if (list.size() == 0) list.fail("must list at least one mask");
             std::vector<MaskSpec> masks;
-            for (std::size_t i = 0; i < list.size(); ++i) masks.push_back(readMask(list.at(i)));
+            for (std::size_t i = 0; i < list.size(); ++i)
+                masks.push_back(readMask(list.at(i)));
             return std::string(op) == "and" ? MaskSpec::both(std::move(masks))
                                             : MaskSpec::either(std::move(masks));
         }
@@ -80,7 +86,9 @@ MaskSpec readMask(const JsonReader& r) {
     const std::string kind = r.at("kind").string();
     if (kind == "all" || kind == "none" || kind == "causal") {
         r.expectObject({"kind"});
-        return kind == "all" ? MaskSpec::all() : kind == "none" ? MaskSpec::none() : MaskSpec::causal();
+        return kind == "all"    ? MaskSpec::all()
+               : kind == "none" ? MaskSpec::none()
+                                : MaskSpec::causal();
     }
     if (kind == "window" || kind == "causal_window") {
         r.expectObject({"kind", "radius"});
@@ -102,7 +110,8 @@ MaskSpec readMask(const JsonReader& r) {
     }
     if (kind == "dilated") {
         r.expectObject({"kind", "radius", "dilation"});
-        return MaskSpec::dilated(readCount(r.at("radius")), int(r.at("dilation").integer(1, kMaxTokens)));
+        return MaskSpec::dilated(readCount(r.at("radius")),
+                                 int(r.at("dilation").integer(1, kMaxTokens)));
     }
     if (kind == "global") {
         r.expectObject({"kind", "count", "base"});
@@ -127,11 +136,16 @@ MixerSpec readMixer(const JsonReader& r) {
     r.expectObject({"kind", "scale", "tile", "a", "direction", "chunk"});
     MixerSpec m;
     const std::string kind = r.has("kind") ? r.at("kind").string() : "softmax";
-    if (kind == "softmax") m.kind = MixerSpec::Kind::Softmax;
-    else if (kind == "softmax_like") m.kind = MixerSpec::Kind::SoftmaxLike;
-    else if (kind == "raw") m.kind = MixerSpec::Kind::Raw;
-    else if (kind == "ssm") m.kind = MixerSpec::Kind::Ssm;
-    else r.at("kind").fail("unknown mixer '" + kind + "' (softmax, softmax_like, raw, ssm)");
+    if (kind == "softmax")
+        m.kind = MixerSpec::Kind::Softmax;
+    else if (kind == "softmax_like")
+        m.kind = MixerSpec::Kind::SoftmaxLike;
+    else if (kind == "raw")
+        m.kind = MixerSpec::Kind::Raw;
+    else if (kind == "ssm")
+        m.kind = MixerSpec::Kind::Ssm;
+    else
+        r.at("kind").fail("unknown mixer '" + kind + "' (softmax, softmax_like, raw, ssm)");
     const bool ssm = m.kind == MixerSpec::Kind::Ssm;
     auto onlyFor = [&](const char* key, bool allowed, const char* who) {
         if (r.has(key) && !allowed) r.at(key).fail(std::string("only applies to ") + who);
@@ -187,7 +201,8 @@ PositionalSpec readPositional(const JsonReader& r) {
         r.expectObject({"kind", "offset", "seed", "table"});
         p.kind = PositionalSpec::Kind::Learned;
         if (r.has("seed") == r.has("table")) r.fail("learned needs exactly one of seed or table");
-        if (r.has("seed")) p.seed = static_cast<std::uint64_t>(r.at("seed").integer(0, kMaxSeed));
+        if (r.has("seed"))
+            p.seed = static_cast<std::uint64_t>(r.at("seed").integer(0, kMaxSeed));
         else {
             p.seeded = false;
             p.table = r.at("table").matrix();
@@ -206,7 +221,8 @@ PositionalSpec readPositional(const JsonReader& r) {
         if (r.has("slopes")) {
             const JsonReader slopes = r.at("slopes");
             if (slopes.size() == 0) slopes.fail("must list one slope per head");
-            for (std::size_t i = 0; i < slopes.size(); ++i) p.slopes.push_back(slopes.at(i).number());
+            for (std::size_t i = 0; i < slopes.size(); ++i)
+                p.slopes.push_back(slopes.at(i).number());
         }
     } else {
         r.at("kind").fail("unknown positional kind '" + kind +
@@ -219,11 +235,13 @@ PositionalSpec readPositional(const JsonReader& r) {
 PermutationSpec readPermutation(const JsonReader& r) {
     PermutationSpec p;
     if (r.isString()) {
-        if (r.string() != "reverse") r.fail("must be an array, \"reverse\", {\"cycles\": ...} or {\"random\": seed}");
+        if (r.string() != "reverse")
+            r.fail("must be an array, \"reverse\", {\"cycles\": ...} or {\"random\": seed}");
         p.kind = PermutationSpec::Kind::Reverse;
     } else if (r.isArray()) {
         p.kind = PermutationSpec::Kind::Images;
-        for (std::size_t i = 0; i < r.size(); ++i) p.images.push_back(int(r.at(i).integer(-kMaxTokens, kMaxTokens)));
+        for (std::size_t i = 0; i < r.size(); ++i)
+            p.images.push_back(int(r.at(i).integer(-kMaxTokens, kMaxTokens)));
     } else {
         r.expectObject({"cycles", "random"});
         if (r.node().size() != 1) r.fail("must be {\"cycles\": \"(0 1)\"} or {\"random\": seed}");
@@ -257,7 +275,8 @@ json matrixJson(const Matrix<Rational>& m) {
     json rows = json::array();
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
         json row = json::array();
-        for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(rationalJson(m(i, j)));
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            row.push_back(rationalJson(m(i, j)));
         rows.push_back(std::move(row));
     }
     return rows;
@@ -265,23 +284,29 @@ json matrixJson(const Matrix<Rational>& m) {
 
 json matrixSpecJson(const MatrixSpec& m) {
     switch (m.kind) {
-    case MatrixSpec::Kind::Identity: return "identity";
+    case MatrixSpec::Kind::Identity:
+        return "identity";
     case MatrixSpec::Kind::Random: {
         json spec = {{"seed", m.seed}};
         if (m.scale != 1) spec["scale"] = rationalJson(m.scale);
         return {{"random", spec}};
     }
-    case MatrixSpec::Kind::Values: return matrixJson(m.values);
+    case MatrixSpec::Kind::Values:
+        return matrixJson(m.values);
     }
     return nullptr;
 }
 
 json tokensJson(const TokenSpec& t) {
     switch (t.kind) {
-    case TokenSpec::Kind::Values: return matrixJson(t.values);
-    case TokenSpec::Kind::Random: return {{"random", {{"n", t.n}, {"d", t.d}, {"seed", t.seed}}}};
-    case TokenSpec::Kind::OneHot: return {{"one_hot", {{"n", t.n}}}};
-    case TokenSpec::Kind::Arange: return {{"arange", {{"n", t.n}, {"d", t.d}}}};
+    case TokenSpec::Kind::Values:
+        return matrixJson(t.values);
+    case TokenSpec::Kind::Random:
+        return {{"random", {{"n", t.n}, {"d", t.d}, {"seed", t.seed}}}};
+    case TokenSpec::Kind::OneHot:
+        return {{"one_hot", {{"n", t.n}}}};
+    case TokenSpec::Kind::Arange:
+        return {{"arange", {{"n", t.n}, {"d", t.d}}}};
     }
     return nullptr;
 }
@@ -290,31 +315,45 @@ json maskJson(const MaskSpec& m) {
     using K = MaskSpec::Kind;
     auto list = [&] {
         json a = json::array();
-        for (const auto& o : m.operands) a.push_back(maskJson(o));
+        for (const auto& o : m.operands)
+            a.push_back(maskJson(o));
         return a;
     };
     switch (m.kind) {
-    case K::All: return {{"kind", "all"}};
-    case K::None: return {{"kind", "none"}};
-    case K::Causal: return {{"kind", "causal"}};
-    case K::Window: return {{"kind", "window"}, {"radius", m.radius}};
-    case K::CausalWindow: return {{"kind", "causal_window"}, {"radius", m.radius}};
-    case K::Prefix: return {{"kind", "prefix"}, {"length", m.length}};
-    case K::Blocks: return {{"kind", "blocks"}, {"sizes", m.sizes}};
-    case K::Dilated: return {{"kind", "dilated"}, {"radius", m.radius}, {"dilation", m.dilation}};
-    case K::Global: return {{"kind", "global"}, {"count", m.count}, {"base", maskJson(m.operands[0])}};
+    case K::All:
+        return {{"kind", "all"}};
+    case K::None:
+        return {{"kind", "none"}};
+    case K::Causal:
+        return {{"kind", "causal"}};
+    case K::Window:
+        return {{"kind", "window"}, {"radius", m.radius}};
+    case K::CausalWindow:
+        return {{"kind", "causal_window"}, {"radius", m.radius}};
+    case K::Prefix:
+        return {{"kind", "prefix"}, {"length", m.length}};
+    case K::Blocks:
+        return {{"kind", "blocks"}, {"sizes", m.sizes}};
+    case K::Dilated:
+        return {{"kind", "dilated"}, {"radius", m.radius}, {"dilation", m.dilation}};
+    case K::Global:
+        return {{"kind", "global"}, {"count", m.count}, {"base", maskJson(m.operands[0])}};
     case K::Custom: {
         json rows = json::array();
         for (Eigen::Index i = 0; i < m.cells.rows(); ++i) {
             json row = json::array();
-            for (Eigen::Index j = 0; j < m.cells.cols(); ++j) row.push_back(m.cells(i, j) ? 1 : 0);
+            for (Eigen::Index j = 0; j < m.cells.cols(); ++j)
+                row.push_back(m.cells(i, j) ? 1 : 0);
             rows.push_back(std::move(row));
         }
         return {{"kind", "custom"}, {"cells", rows}};
     }
-    case K::And: return {{"and", list()}};
-    case K::Or: return {{"or", list()}};
-    case K::Not: return {{"not", maskJson(m.operands[0])}};
+    case K::And:
+        return {{"and", list()}};
+    case K::Or:
+        return {{"or", list()}};
+    case K::Not:
+        return {{"not", maskJson(m.operands[0])}};
     }
     return nullptr;
 }
@@ -350,14 +389,17 @@ json positionalJson(const PositionalSpec& p) {
     const char* names[] = {"none", "polynomial", "sinusoidal", "learned", "rope", "alibi"};
     json j = {{"kind", names[static_cast<int>(p.kind)]}};
     if (p.kind == K::Learned) {
-        if (p.seeded) j["seed"] = p.seed;
-        else j["table"] = matrixJson(p.table);
+        if (p.seeded)
+            j["seed"] = p.seed;
+        else
+            j["table"] = matrixJson(p.table);
     }
     if (p.kind == K::Rope && p.base != 10000) j["base"] = p.base;
     if (p.kind == K::Alibi) {
         if (!p.slopes.empty()) {
             json slopes = json::array();
-            for (const auto& s : p.slopes) slopes.push_back(rationalJson(s));
+            for (const auto& s : p.slopes)
+                slopes.push_back(rationalJson(s));
             j["slopes"] = slopes;
         }
         if (p.causal) j["causal"] = true;
@@ -368,11 +410,16 @@ json positionalJson(const PositionalSpec& p) {
 
 json permutationJson(const PermutationSpec& p) {
     switch (p.kind) {
-    case PermutationSpec::Kind::Images: return p.images;
-    case PermutationSpec::Kind::Cycles: return {{"cycles", p.cycles}};
-    case PermutationSpec::Kind::Reverse: return "reverse";
-    case PermutationSpec::Kind::Random: return {{"random", p.seed}};
-    default: return nullptr;
+    case PermutationSpec::Kind::Images:
+        return p.images;
+    case PermutationSpec::Kind::Cycles:
+        return {{"cycles", p.cycles}};
+    case PermutationSpec::Kind::Reverse:
+        return "reverse";
+    case PermutationSpec::Kind::Random:
+        return {{"random", p.seed}};
+    default:
+        return nullptr;
     }
 }
 
@@ -414,15 +461,18 @@ Scenario parseScenario(std::string_view text) {
     if (r.has("positional")) s.model.positional = readPositional(r.at("positional"));
     const JsonReader layers = r.at("layers");
     if (layers.size() == 0) layers.fail("must be a non-empty array of layers");
-    for (std::size_t i = 0; i < layers.size(); ++i) s.model.layers.push_back(readLayer(layers.at(i)));
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        s.model.layers.push_back(readLayer(layers.at(i)));
     if (r.has("permutation")) s.permutation = readPermutation(r.at("permutation"));
     if (r.has("checks")) {
         const JsonReader checks = r.at("checks");
-        for (std::size_t i = 0; i < checks.size(); ++i) s.checks.push_back(readCheck(checks.at(i)));
+        for (std::size_t i = 0; i < checks.size(); ++i)
+            s.checks.push_back(readCheck(checks.at(i)));
     }
     if (r.has("batch")) {
         const JsonReader batch = r.at("batch");
-        for (std::size_t i = 0; i < batch.size(); ++i) s.batch.push_back(batch.at(i).matrix());
+        for (std::size_t i = 0; i < batch.size(); ++i)
+            s.batch.push_back(batch.at(i).matrix());
     }
     s.validate();
     return s;
@@ -463,13 +513,15 @@ json scenarioToJson(const Scenario& s) {
     j["tokens"] = tokensJson(s.tokens);
     j["positional"] = positionalJson(s.model.positional);
     json layers = json::array();
-    for (const auto& l : s.model.layers) layers.push_back(layerJson(l));
+    for (const auto& l : s.model.layers)
+        layers.push_back(layerJson(l));
     j["layers"] = layers;
     if (s.permutation.isSet()) j["permutation"] = permutationJson(s.permutation);
     if (!s.checks.empty()) {
         json checks = json::array();
         for (const auto& c : s.checks) {
-            if (c.params.empty()) checks.push_back(c.name);
+            if (c.params.empty())
+                checks.push_back(c.name);
             else {
                 json o = c.params;
                 o["name"] = c.name;
@@ -480,13 +532,16 @@ json scenarioToJson(const Scenario& s) {
     }
     if (!s.batch.empty()) {
         json batch = json::array();
-        for (const auto& b : s.batch) batch.push_back(matrixJson(b));
+        for (const auto& b : s.batch)
+            batch.push_back(matrixJson(b));
         j["batch"] = batch;
     }
     return j;
 }
 
-std::string scenarioText(const Scenario& scenario) { return scenarioToJson(scenario).dump(2) + "\n"; }
+std::string scenarioText(const Scenario& scenario) {
+    return scenarioToJson(scenario).dump(2) + "\n";
+}
 
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path) {
     const std::string text = scenarioText(scenario);

@@ -17,7 +17,8 @@ struct UsageError : std::runtime_error {
 
 class Arguments {
 public:
-    /// `flags` take no value (e.g. "--json"); `options` take one (e.g. "--backend"), and may repeat.
+    /// `flags` take no value (e.g. "--json"); `options` take one (e.g. "--backend"), and may
+    /// repeat.
     Arguments(const std::vector<std::string>& args, std::vector<std::string> flags,
               std::vector<std::string> options);
 

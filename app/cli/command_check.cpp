@@ -16,7 +16,8 @@ std::string checkUsage() {
     out << "usage: attnlab-cli check SCENARIO [--property NAME[:key=value,...]]... [--samples K]\n"
            "                        [--seed S] [--backend auto|cpu|opencl|cuda] [--json]\n\n"
            "Checks properties on the scenario's actual numbers, in its precision. Without\n"
-           "--property, runs the scenario's own \"checks\", or every property when it lists none.\n\n"
+           "--property, runs the scenario's own \"checks\", or every property when it lists "
+           "none.\n\n"
            "  --property P  NAME or NAME:key=value,... (repeatable), e.g. locality:radius=2\n"
            "  --samples K   random permutations to sample (overrides a property's samples)\n"
            "  --seed S      seed of the sampled permutations and perturbations (default 0)\n"
@@ -39,7 +40,6 @@ std::string valueText(const nlohmann::json& v) {
 
 } // namespace
 
-
 int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
     const Arguments a(args, {"--json"}, {"--property", "--samples", "--seed", "--backend"});
     if (a.help()) {
@@ -55,10 +55,12 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     const Scenario scenario = loadScenario(a.positionals()[0]);
 
     std::vector<CheckSpec> checks;
-    for (const std::string& p : a.all("--property")) checks.push_back(parseCheckArgument(p));
+    for (const std::string& p : a.all("--property"))
+        checks.push_back(parseCheckArgument(p));
     if (checks.empty()) checks = scenario.checks;
     if (checks.empty())
-        for (const auto& c : propertyChecks()) checks.push_back({c->name()});
+        for (const auto& c : propertyChecks())
+            checks.push_back({c->name()});
     for (CheckSpec& c : checks) {
         if (!findPropertyCheck(c.name))
             throw UsageError("unknown property '" + c.name + "' (the list is in check --help)");
@@ -68,11 +70,13 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     }
     const std::vector<PropertyReport> reports = runChecks(scenario, checks, seed);
     bool failed = false;
-    for (const auto& r : reports) failed = failed || r.verdict == Verdict::Fails;
+    for (const auto& r : reports)
+        failed = failed || r.verdict == Verdict::Fails;
 
     if (a.flag("--json")) {
         nlohmann::json list = nlohmann::json::array();
-        for (const auto& r : reports) list.push_back(reportJson(r));
+        for (const auto& r : reports)
+            list.push_back(reportJson(r));
         out << nlohmann::json{{"precision", precisionName(scenario.precision)},
                               {"backend", "cpu"},
                               {"properties", list}}
@@ -83,7 +87,9 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     out << (scenario.name.empty() ? "(unnamed scenario)" : scenario.name) << " — precision "
         << precisionName(scenario.precision) << ", backend cpu\n\n";
     for (const auto& r : reports) {
-        out << (r.verdict == Verdict::Holds ? "HOLDS " : r.verdict == Verdict::Fails ? "FAILS " : "n/a   ")
+        out << (r.verdict == Verdict::Holds   ? "HOLDS "
+                : r.verdict == Verdict::Fails ? "FAILS "
+                                              : "n/a   ")
             << r.name;
         if (r.verdict != Verdict::NotApplicable)
             out << "  (max deviation " << valueText(r.maxDeviation) << ", tolerance "

@@ -11,12 +11,11 @@
 namespace attnlab::cli {
 
 std::string devicesUsage() {
-    return
-    "usage: attnlab-cli devices [--json]\n\n"
-    "Lists every backend compiled into this build and its devices (name, type, memory,\n"
-    "features). The CPU is always present.\n\n"
-    "  --json   print {\"devices\": [{\"backend\", \"name\", \"type\", \"memory_bytes\", "
-    "\"features\"}]}\n";
+    return "usage: attnlab-cli devices [--json]\n\n"
+           "Lists every backend compiled into this build and its devices (name, type, memory,\n"
+           "features). The CPU is always present.\n\n"
+           "  --json   print {\"devices\": [{\"backend\", \"name\", \"type\", \"memory_bytes\", "
+           "\"features\"}]}\n";
 }
 
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
@@ -41,7 +40,8 @@ int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std:
     for (const auto& d : devices) {
         out << d.backend << ": " << d.name << " (" << d.type << ", "
             << d.memoryBytes / (1024 * 1024) << " MiB)\n  features:";
-        for (const auto& f : d.features) out << " " << f;
+        for (const auto& f : d.features)
+            out << " " << f;
         out << "\n";
     }
     out << "(OpenCL and CUDA backends are not built into this version)\n";

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "error.h"
+#include "heatmap_png.h"
 #include "npy.h"
 #include "run_report.h"
 #include "scenario_json.h"
@@ -13,14 +14,16 @@
 namespace attnlab::cli {
 
 std::string runUsage() {
-    return
-    "usage: attnlab-cli run SCENARIO [--backend auto|cpu|opencl|cuda] [--json] [--out DIR]\n\n"
-    "Computes the scenario (a .json file, or builtin:NAME) on its tokens and, when it sets a\n"
-    "permutation, on the permuted tokens P X: per layer and head the scores and weights, per\n"
-    "layer the output.\n\n"
-    "  --backend B  where to compute (this build: cpu; auto picks cpu)\n"
-    "  --json       print the result as JSON (exact values as \"p/q\" strings)\n"
-    "  --out DIR    also write every matrix to DIR as float64 .npy\n";
+    return "usage: attnlab-cli run SCENARIO [--backend auto|cpu|opencl|cuda] [--json] [--out "
+           "DIR]\n\n"
+           "Computes the scenario (a .json file, or builtin:NAME) on its tokens and, when it sets "
+           "a\n"
+           "permutation, on the permuted tokens P X: per layer and head the scores and weights, "
+           "per\n"
+           "layer the output.\n\n"
+           "  --backend B  where to compute (this build: cpu; auto picks cpu)\n"
+           "  --json       print the result as JSON (exact values as \"p/q\" strings)\n"
+           "  --out DIR    also write every matrix to DIR as float64 .npy and as a heatmap .png\n";
 }
 
 namespace {
@@ -34,8 +37,8 @@ void writeMatrices(const nlohmann::json& node, const std::string& name,
         return;
     }
     if (!node.is_array() || node.empty()) return;
-    const bool isMatrix = node[0].is_array() && !node[0].empty() && !node[0][0].is_array() &&
-                          !node[0][0].is_object();
+    const bool isMatrix =
+        node[0].is_array() && !node[0].empty() && !node[0][0].is_array() && !node[0][0].is_object();
     if (!isMatrix) { // a list of layers or heads
         for (std::size_t i = 0; i < node.size(); ++i)
             writeMatrices(node[i], name + std::to_string(i), dir);
@@ -44,10 +47,12 @@ void writeMatrices(const nlohmann::json& node, const std::string& name,
     Eigen::MatrixXd m(node.size(), node[0].size());
     for (std::size_t i = 0; i < node.size(); ++i)
         for (std::size_t j = 0; j < node[i].size(); ++j)
-            m(Eigen::Index(i), Eigen::Index(j)) = node[i][j].is_string()
-                                                      ? toDouble(parseRational(node[i][j].get<std::string>()))
-                                                      : node[i][j].get<double>();
+            m(Eigen::Index(i), Eigen::Index(j)) =
+                node[i][j].is_string() ? toDouble(parseRational(node[i][j].get<std::string>()))
+                                       : node[i][j].get<double>();
     writeNpy(dir / (name + ".npy"), m);
+    // Figures of the square maps (scores, weights) and the outputs; each a crisp heatmap.
+    if (m.size() <= 512 * 512) writeHeatmapPng(dir / (name + ".png"), m, m.rows() > 64 ? 4 : 16);
 }
 
 } // namespace
@@ -77,9 +82,12 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
         matrices.erase("warnings");
         writeMatrices(matrices, "", *dir);
     }
-    if (a.flag("--json")) out << result.dump(2) << "\n";
-    else out << runText(scenario);
-    for (const auto& w : result["warnings"]) err << "warning: " << w.get<std::string>() << "\n";
+    if (a.flag("--json"))
+        out << result.dump(2) << "\n";
+    else
+        out << runText(scenario);
+    for (const auto& w : result["warnings"])
+        err << "warning: " << w.get<std::string>() << "\n";
     return 0;
 }
 

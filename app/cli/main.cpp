@@ -25,7 +25,9 @@ void printMainHelp(std::ostream& out) {
     out << "usage: attnlab-cli COMMAND [options]   (attnlab-cli COMMAND --help for details)\n\n"
            "Explore the mathematical properties of transformer attention, headless.\n\n"
            "commands:\n";
-    for (const Command& c : kCommands) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
+    for (const Command& c : kCommands)
+        out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary
+            << "\n";
     out << "\nexit status: 0 success, 1 a checked property fails, 2 bad input or usage\n";
 }
 

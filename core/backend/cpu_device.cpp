@@ -33,8 +33,12 @@ DeviceInfo cpuDevice() {
     if (cpu.name.empty()) cpu.name = "CPU";
     const std::string mem = procField("/proc/meminfo", "MemTotal"); // "24576000 kB"
     if (!mem.empty()) cpu.memoryBytes = std::stoull(mem) * 1024ULL;
-    cpu.features = {"threads=" + std::to_string(std::thread::hardware_concurrency()), "float32",
-                    "float64", "exact", "all mixers", "all masks"};
+    cpu.features = {"threads=" + std::to_string(std::thread::hardware_concurrency()),
+                    "float32",
+                    "float64",
+                    "exact",
+                    "all mixers",
+                    "all masks"};
     const std::string flags = procField("/proc/cpuinfo", "flags");
     for (const char* isa : {"avx2", "fma", "avx512f"})
         if ((" " + flags + " ").find(std::string(" ") + isa + " ") != std::string::npos)
@@ -42,6 +46,8 @@ DeviceInfo cpuDevice() {
     return cpu;
 }
 
-std::vector<DeviceInfo> listDevices() { return {cpuDevice()}; }
+std::vector<DeviceInfo> listDevices() {
+    return {cpuDevice()};
+}
 
 } // namespace attnlab

@@ -18,7 +18,8 @@ long integerParam(const CheckRequest& request, const std::string& key, long fall
 void expectParams(const CheckRequest& request, std::initializer_list<std::string_view> allowed) {
     for (const auto& [key, value] : request.params.items()) {
         bool known = false;
-        for (auto a : allowed) known = known || a == key;
+        for (auto a : allowed)
+            known = known || a == key;
         if (!known) throw InputError("unknown parameter '" + key + "'");
     }
 }
@@ -60,7 +61,8 @@ std::string equivarianceBreakers(const Scenario& s) {
         }
     }
     std::string text;
-    for (const auto& c : causes) text += (text.empty() ? "" : "; ") + c;
+    for (const auto& c : causes)
+        text += (text.empty() ? "" : "; ") + c;
     return text;
 }
 

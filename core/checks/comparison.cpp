@@ -27,7 +27,8 @@ Deviation<T> compareMatrices(const Matrix<T>& a, const Matrix<T>& b) {
                 d.row = i;
                 d.col = j;
             }
-            d.magnitude = std::max<T>(d.magnitude, std::max<T>(absolute<T>(a(i, j)), absolute<T>(b(i, j))));
+            d.magnitude =
+                std::max<T>(d.magnitude, std::max<T>(absolute<T>(a(i, j)), absolute<T>(b(i, j))));
         }
     return d;
 }
@@ -51,15 +52,18 @@ std::string toleranceRule(long depth) {
         out << "16 * eps * depth * max(1, largest |value|) with eps = "
             << std::numeric_limits<T>::epsilon() / 2 << " (unit roundoff of "
             << (std::is_same_v<T, float> ? "float32" : "float64") << ") and depth = " << depth
-            << " (accumulation length n + d summed over layers); larger differences are not rounding";
+            << " (accumulation length n + d summed over layers); larger differences are not "
+               "rounding";
         return out.str();
     }
 }
 
 template <class T>
 nlohmann::json scalarJson(const T& value) {
-    if constexpr (ScalarOps<T>::exact) return rationalText(value);
-    else return static_cast<double>(value);
+    if constexpr (ScalarOps<T>::exact)
+        return rationalText(value);
+    else
+        return static_cast<double>(value);
 }
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \

@@ -25,9 +25,13 @@ Dependencies<T> measure(const CheckSetup<T>& setup, const CheckRequest& request)
     const Matrix<T> fx = setup.output(x);
     const auto w = fx.cols();
     T scale = T(1);
-    for (Eigen::Index i = 0; i < x.size(); ++i) scale = std::max<T>(scale, absolute<T>(x(i)));
-    Dependencies<T> dep{BoolMatrix::Constant(n, n, false), Matrix<T>::Zero(n, n),
-                        Eigen::MatrixXi::Zero(n, n), Matrix<T>::Zero(n, n), Matrix<T>::Zero(n, n),
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+        scale = std::max<T>(scale, absolute<T>(x(i)));
+    Dependencies<T> dep{BoolMatrix::Constant(n, n, false),
+                        Matrix<T>::Zero(n, n),
+                        Eigen::MatrixXi::Zero(n, n),
+                        Matrix<T>::Zero(n, n),
+                        Matrix<T>::Zero(n, n),
                         {}};
     std::vector<Matrix<T>> outputs;
     for (Eigen::Index t = 0; t < n; ++t) {
@@ -62,7 +66,8 @@ BoolMatrix boundMap(const Scenario& s) {
     const int n = s.n();
     for (const LayerSpec& layer : s.model.layers) {
         if (layer.mixer.kind == MixerSpec::Kind::Ssm)
-            masks.push_back(buildMask(layer.mixer.bidirectional ? MaskSpec::all() : MaskSpec::causal(), n));
+            masks.push_back(
+                buildMask(layer.mixer.bidirectional ? MaskSpec::all() : MaskSpec::causal(), n));
         else
             masks.push_back(buildMask(layer.mask, n));
     }
@@ -73,7 +78,8 @@ nlohmann::json boolRows(const BoolMatrix& m) {
     nlohmann::json rows = nlohmann::json::array();
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
         nlohmann::json row = nlohmann::json::array();
-        for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) ? 1 : 0);
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            row.push_back(m(i, j) ? 1 : 0);
         rows.push_back(row);
     }
     return rows;
@@ -81,7 +87,8 @@ nlohmann::json boolRows(const BoolMatrix& m) {
 
 // The largest change over the pairs `violates(s, t)` selects, as a report deviation and witness.
 template <class T, class Pred>
-void reportViolations(PropertyReport& report, const Dependencies<T>& dep, long depth, Pred violates) {
+void reportViolations(PropertyReport& report, const Dependencies<T>& dep, long depth,
+                      Pred violates) {
     Deviation<T> worst;
     worst.magnitude = dep.overall.magnitude;
     std::optional<std::pair<Eigen::Index, Eigen::Index>> nearest; // smallest |s - t| violation
@@ -93,7 +100,8 @@ void reportViolations(PropertyReport& report, const Dependencies<T>& dep, long d
                 worst.row = s;
                 worst.col = t;
             }
-            if (dep.map(s, t) && (!nearest || std::abs(s - t) < std::abs(nearest->first - nearest->second)))
+            if (dep.map(s, t) &&
+                (!nearest || std::abs(s - t) < std::abs(nearest->first - nearest->second)))
                 nearest = {s, t};
         }
     settle(report, worst, depth);
@@ -141,7 +149,8 @@ public:
             report.name = name();
             reportViolations(report, dep, setup.depth,
                              [&](auto si, auto ti) { return std::abs(si - ti) > radius; });
-            report.checked = {{"perturbed_tokens", s.n()}, {"perturbations_per_token", 2},
+            report.checked = {{"perturbed_tokens", s.n()},
+                              {"perturbations_per_token", 2},
                               {"claimed_radius", radius}};
             report.details = {{"measured_radius", measured},
                               {"bound_radius", boundRadius},
@@ -181,9 +190,11 @@ public:
             for (std::size_t l = 0; l < s.model.layers.size(); ++l) {
                 const LayerSpec& layer = s.model.layers[l];
                 const bool ssm = layer.mixer.kind == MixerSpec::Kind::Ssm;
-                const BoolMatrix mask = ssm ? buildMask(layer.mixer.bidirectional ? MaskSpec::all()
-                                                                                  : MaskSpec::causal(), s.n())
-                                            : buildMask(layer.mask, s.n());
+                const BoolMatrix mask =
+                    ssm ? buildMask(layer.mixer.bidirectional ? MaskSpec::all()
+                                                              : MaskSpec::causal(),
+                                    s.n())
+                        : buildMask(layer.mask, s.n());
                 for (const auto& head : trace.layers[l].heads)
                     for (Eigen::Index i = 0; i < mask.rows(); ++i)
                         for (Eigen::Index j = 0; j < mask.cols(); ++j)
@@ -197,15 +208,18 @@ public:
                                    ") lets a query see later tokens");
             }
             if (nonzeroBlocked > 0) report.verdict = Verdict::Fails;
-            report.checked = {{"perturbed_tokens", s.n()}, {"blocked_weights_nonzero", nonzeroBlocked}};
+            report.checked = {{"perturbed_tokens", s.n()},
+                              {"blocked_weights_nonzero", nonzeroBlocked}};
             report.details = {{"dependency_map", boolRows(dep.map)}};
             std::string why;
-            for (const auto& o : open) why += (why.empty() ? "" : "; ") + o;
+            for (const auto& o : open)
+                why += (why.empty() ? "" : "; ") + o;
             if (report.verdict == Verdict::Holds)
-                report.explanation = why.empty()
-                                         ? "every layer is causal: output s depends only on tokens t <= s, "
-                                           "and blocked weights are exactly 0"
-                                         : "no output depends on a later token on these inputs, although " + why;
+                report.explanation =
+                    why.empty()
+                        ? "every layer is causal: output s depends only on tokens t <= s, "
+                          "and blocked weights are exactly 0"
+                        : "no output depends on a later token on these inputs, although " + why;
             else
                 report.explanation = why.empty() ? "an output depends on a later token" : why;
             return report;
@@ -215,7 +229,11 @@ public:
 
 } // namespace
 
-std::unique_ptr<PropertyCheck> makeLocalityCheck() { return std::make_unique<LocalityCheck>(); }
-std::unique_ptr<PropertyCheck> makeCausalityCheck() { return std::make_unique<CausalityCheck>(); }
+std::unique_ptr<PropertyCheck> makeLocalityCheck() {
+    return std::make_unique<LocalityCheck>();
+}
+std::unique_ptr<PropertyCheck> makeCausalityCheck() {
+    return std::make_unique<CausalityCheck>();
+}
 
 } // namespace attnlab

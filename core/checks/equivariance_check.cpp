@@ -2,8 +2,8 @@
 // readout Σ_i f(X)[i]. Checked on the scenario's σ plus seeded samples (all σ when n! is within
 // the budget); a failure is shrunk to the fewest tokens, a single transposition and the first
 // differing entry.
-#include "checks/check_support.h"
 #include "checks/check_factories.h"
+#include "checks/check_support.h"
 #include "error.h"
 #include "precision_dispatch.h"
 
@@ -55,7 +55,8 @@ long cappedFactorial(int n, long cap) {
 template <class T>
 Matrix<T> rowsOf(const Matrix<T>& x, const std::vector<int>& keep) {
     Matrix<T> out(static_cast<Eigen::Index>(keep.size()), x.cols());
-    for (std::size_t i = 0; i < keep.size(); ++i) out.row(Eigen::Index(i)) = x.row(keep[i]);
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        out.row(Eigen::Index(i)) = x.row(keep[i]);
     return out;
 }
 
@@ -85,7 +86,7 @@ nlohmann::json shrink(const Comparer<T>& c, const Matrix<T>& tokens, const Check
     std::vector<int> keep(static_cast<std::size_t>(tokens.rows()));
     std::iota(keep.begin(), keep.end(), 0);
     auto tau = failingTransposition(c, tokens, request);
-    if (!tau) return nullptr; // only a longer cycle breaks it: nothing smaller to show
+    if (!tau) return nullptr;  // only a longer cycle breaks it: nothing smaller to show
     if (tokens.rows() <= 10) { // greedily drop tokens while some transposition still fails
         for (bool removed = true; removed && keep.size() > 2;) {
             removed = false;
@@ -155,10 +156,12 @@ private:
         if (exhaustive) {
             std::vector<int> images(static_cast<std::size_t>(n));
             std::iota(images.begin(), images.end(), 0);
-            while (std::next_permutation(images.begin(), images.end())) sigmas.emplace_back(images);
+            while (std::next_permutation(images.begin(), images.end()))
+                sigmas.emplace_back(images);
         } else {
             for (long k = 0; k < samples; ++k)
-                sigmas.push_back(Permutation::random(n, request.seed * 1000003ULL + std::uint64_t(k)));
+                sigmas.push_back(
+                    Permutation::random(n, request.seed * 1000003ULL + std::uint64_t(k)));
         }
 
         PropertyReport report;

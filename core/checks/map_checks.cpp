@@ -24,7 +24,8 @@ public:
         std::vector<std::size_t> layers;
         for (std::size_t l = 0; l < s.model.layers.size(); ++l) {
             const auto kind = s.model.layers[l].mixer.kind;
-            if (kind == MixerSpec::Kind::Softmax || kind == MixerSpec::Kind::SoftmaxLike) layers.push_back(l);
+            if (kind == MixerSpec::Kind::Softmax || kind == MixerSpec::Kind::SoftmaxLike)
+                layers.push_back(l);
         }
         if (layers.empty())
             return notApplicable(name(), "rows sum to 1 only for softmax and softmax_like; these "
@@ -43,18 +44,22 @@ public:
                     const BoolMatrix mask = buildMask(s.model.layers[l].mask, s.n());
                     Matrix<T> sums = w.rowwise().sum(), ones = Matrix<T>::Ones(w.rows(), 1);
                     for (Eigen::Index i = 0; i < w.rows(); ++i)
-                        if (!mask.row(i).any()) sums(i, 0) = ones(i, 0) = T(0); // all-masked: 0 by design
-                        else ++rows;
+                        if (!mask.row(i).any())
+                            sums(i, 0) = ones(i, 0) = T(0); // all-masked: 0 by design
+                        else
+                            ++rows;
                     const Deviation<T> d = compareMatrices<T>(sums, ones);
-                    if (d.largest > worst.largest || worst.row < 0) where = at(l, h) + " row " + std::to_string(d.row);
+                    if (d.largest > worst.largest || worst.row < 0)
+                        where = at(l, h) + " row " + std::to_string(d.row);
                     worst.merge(d);
                 }
             settle(report, worst, setup.depth);
             report.checked = {{"rows", rows}, {"layers", layers}};
             if (report.verdict == Verdict::Fails) report.witness = {{"where", where}};
-            report.explanation = report.verdict == Verdict::Holds
-                                     ? "every row with an allowed key sums to 1 (all-masked rows are 0 by design)"
-                                     : "a row does not sum to 1 at " + where;
+            report.explanation =
+                report.verdict == Verdict::Holds
+                    ? "every row with an allowed key sums to 1 (all-masked rows are 0 by design)"
+                    : "a row does not sum to 1 at " + where;
             return report;
         });
     }
@@ -85,8 +90,11 @@ public:
                     const Deviation<T> d = compareMatrices<T>(scores, scores.transpose());
                     const Matrix<T> form = w.wq.middleCols(Eigen::Index(h) * p, p) *
                                            w.wk.middleCols(Eigen::Index(h) * p, p).transpose();
-                    const bool formSymmetric = compareMatrices<T>(form, form.transpose()).largest == T(0);
-                    perHead.push_back({{"layer", l}, {"head", h}, {"deviation", scalarJson<T>(d.largest)},
+                    const bool formSymmetric =
+                        compareMatrices<T>(form, form.transpose()).largest == T(0);
+                    perHead.push_back({{"layer", l},
+                                       {"head", h},
+                                       {"deviation", scalarJson<T>(d.largest)},
                                        {"wq_wk_symmetric", formSymmetric}});
                     if (!formSymmetric) causes.push_back(at(l, h) + ": Wq·Wkᵀ is not symmetric");
                     if (worst.row < 0 || d.largest > worst.largest) worstAt = at(l, h);
@@ -97,18 +105,21 @@ public:
             if (pos.kind == PositionalSpec::Kind::Alibi && pos.causal)
                 causes.push_back("the causal ALiBi bias -m·(s - t) is antisymmetric");
             if (pos.kind == PositionalSpec::Kind::Rope)
-                causes.push_back("RoPE rotates q and k by different angles (the logit depends on j - i)");
+                causes.push_back(
+                    "RoPE rotates q and k by different angles (the logit depends on j - i)");
             settle(report, worst, setup.depth);
             report.checked = {{"heads", perHead.size()}};
             report.details = {{"per_head", perHead}};
             std::string why;
-            for (const auto& c : causes) why += (why.empty() ? "" : "; ") + c;
+            for (const auto& c : causes)
+                why += (why.empty() ? "" : "; ") + c;
             if (report.verdict == Verdict::Fails) {
                 report.witness = {{"where", worstAt}, {"row", worst.row}, {"column", worst.col}};
                 report.explanation = why.empty() ? "S is not symmetric at " + worstAt : why;
             } else {
-                report.explanation = why.empty() ? "S = Sᵀ in every head: Wq·Wkᵀ and the bias are symmetric"
-                                                 : "S = Sᵀ on these inputs, although in general: " + why;
+                report.explanation = why.empty()
+                                         ? "S = Sᵀ in every head: Wq·Wkᵀ and the bias are symmetric"
+                                         : "S = Sᵀ on these inputs, although in general: " + why;
             }
             return report;
         });
@@ -127,7 +138,8 @@ public:
             const auto& o = request.params.at("offset");
             offsets.clear();
             for (const auto& v : o.is_array() ? o : nlohmann::json::array({o})) {
-                if (!v.is_number_integer()) throw InputError("offset: must be an integer or a list of integers");
+                if (!v.is_number_integer())
+                    throw InputError("offset: must be an integer or a list of integers");
                 offsets.push_back(v.get<long>());
             }
         }
@@ -147,8 +159,12 @@ public:
                         const Matrix<T>& b = base.layers[l].heads[h].scores;
                         const Deviation<T> d = compareMatrices<T>(a, b);
                         if (worst.row < 0 || d.largest > worst.largest)
-                            witness = {{"offset", c}, {"layer", l}, {"head", h}, {"row", d.row},
-                                       {"column", d.col}, {"shifted", scalarJson<T>(a(d.row, d.col))},
+                            witness = {{"offset", c},
+                                       {"layer", l},
+                                       {"head", h},
+                                       {"row", d.row},
+                                       {"column", d.col},
+                                       {"shifted", scalarJson<T>(a(d.row, d.col))},
                                        {"unshifted", scalarJson<T>(b(d.row, d.col))}};
                         worst.merge(d);
                     }
@@ -158,9 +174,9 @@ public:
             const PositionalSpec& pos = s.model.positional;
             if (report.verdict == Verdict::Fails) {
                 report.witness = witness;
-                report.explanation = pos.isAbsolute()
-                                         ? "absolute positions (" + pos.describe() + ") change the scores when shifted"
-                                         : "the scores depend on absolute position";
+                report.explanation = pos.isAbsolute() ? "absolute positions (" + pos.describe() +
+                                                            ") change the scores when shifted"
+                                                      : "the scores depend on absolute position";
             } else {
                 report.explanation = pos.isRelative() ? "relative positions (" + pos.describe() +
                                                             ") make scores depend only on t - s"
@@ -175,8 +191,12 @@ public:
 
 } // namespace
 
-std::unique_ptr<PropertyCheck> makeRowSumsCheck() { return std::make_unique<RowSumsCheck>(); }
-std::unique_ptr<PropertyCheck> makeLogitSymmetryCheck() { return std::make_unique<LogitSymmetryCheck>(); }
+std::unique_ptr<PropertyCheck> makeRowSumsCheck() {
+    return std::make_unique<RowSumsCheck>();
+}
+std::unique_ptr<PropertyCheck> makeLogitSymmetryCheck() {
+    return std::make_unique<LogitSymmetryCheck>();
+}
 std::unique_ptr<PropertyCheck> makeShiftInvarianceCheck() {
     return std::make_unique<ShiftInvarianceCheck>();
 }

@@ -43,8 +43,8 @@ const PropertyCheck* findPropertyCheck(const std::string& name);
 
 /// Runs the scenario's own checks (or `names` when non-empty, each "name" or
 /// "name:key=value,...") and returns the reports in order. Throws InputError for unknown names.
-std::vector<PropertyReport> runChecks(const Scenario& scenario, const std::vector<CheckSpec>& checks,
-                                      std::uint64_t seed,
+std::vector<PropertyReport> runChecks(const Scenario& scenario,
+                                      const std::vector<CheckSpec>& checks, std::uint64_t seed,
                                       const std::function<bool()>& cancelled = {});
 
 /// Parses "name" or "name:key=value,key=value" (values are JSON, or strings when not JSON).

@@ -14,12 +14,12 @@ struct PropertyReport {
     std::string name;
     Verdict verdict = Verdict::NotApplicable;
     bool exact = false;
-    nlohmann::json maxDeviation = 0;  // "p/q" in exact mode, a number otherwise
-    nlohmann::json tolerance = 0;     // likewise
-    std::string toleranceRule;        // how the tolerance was derived
+    nlohmann::json maxDeviation = 0;                   // "p/q" in exact mode, a number otherwise
+    nlohmann::json tolerance = 0;                      // likewise
+    std::string toleranceRule;                         // how the tolerance was derived
     nlohmann::json checked = nlohmann::json::object(); // what and how much was checked
-    nlohmann::json witness;           // null when the property holds
-    nlohmann::json shrunkWitness;     // the smallest failing form, when shrinking applies
+    nlohmann::json witness;                            // null when the property holds
+    nlohmann::json shrunkWitness; // the smallest failing form, when shrinking applies
     nlohmann::json details = nlohmann::json::object(); // e.g. dependency maps
     std::string explanation;
 };

@@ -7,17 +7,21 @@ namespace attnlab {
 
 const char* verdictName(Verdict verdict) {
     switch (verdict) {
-    case Verdict::Holds: return "holds";
-    case Verdict::Fails: return "fails";
-    case Verdict::NotApplicable: break;
+    case Verdict::Holds:
+        return "holds";
+    case Verdict::Fails:
+        return "fails";
+    case Verdict::NotApplicable:
+        break;
     }
     return "not applicable";
 }
 
 nlohmann::json reportJson(const PropertyReport& r) {
     nlohmann::json j = {{"name", r.name},
-                        {"holds", r.verdict == Verdict::NotApplicable ? nlohmann::json(nullptr)
-                                                                      : nlohmann::json(r.verdict == Verdict::Holds)},
+                        {"holds", r.verdict == Verdict::NotApplicable
+                                      ? nlohmann::json(nullptr)
+                                      : nlohmann::json(r.verdict == Verdict::Holds)},
                         {"verdict", verdictName(r.verdict)},
                         {"exact", r.exact},
                         {"max_deviation", r.maxDeviation},
@@ -82,8 +86,9 @@ CheckSpec parseCheckArgument(const std::string& text) {
     return spec;
 }
 
-std::vector<PropertyReport> runChecks(const Scenario& scenario, const std::vector<CheckSpec>& checks,
-                                      std::uint64_t seed, const std::function<bool()>& cancelled) {
+std::vector<PropertyReport> runChecks(const Scenario& scenario,
+                                      const std::vector<CheckSpec>& checks, std::uint64_t seed,
+                                      const std::function<bool()>& cancelled) {
     std::vector<PropertyReport> reports;
     for (const CheckSpec& spec : checks) {
         const PropertyCheck* check = findPropertyCheck(spec.name);

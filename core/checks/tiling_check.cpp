@@ -39,14 +39,16 @@ public:
         for (const LayerSpec& l : s.model.layers)
             applies = applies || ((l.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise_);
         if (!applies)
-            return notApplicable(name(), chunkwise_ ? "no ssm layer to evaluate chunkwise"
-                                                    : "no attention layer (softmax, softmax_like, raw) to tile");
+            return notApplicable(
+                name(), chunkwise_ ? "no ssm layer to evaluate chunkwise"
+                                   : "no attention layer (softmax, softmax_like, raw) to tile");
         std::vector<int> sizes = defaultSizes(s.n());
         if (request.params.contains(key)) sizes = {int(integerParam(request, key, 1, 1, s.n()))};
         return withScalar(s.precision, [&]<class T>() {
             // The reference: every layer untiled and recurrent.
             Scenario reference = s;
-            for (LayerSpec& l : reference.model.layers) (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = 0;
+            for (LayerSpec& l : reference.model.layers)
+                (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = 0;
             const CheckSetup<T> base(reference);
             const Matrix<T> expected = base.output(base.tokens);
             PropertyReport report;
@@ -62,7 +64,9 @@ public:
                         (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = b;
                 const CheckSetup<T> setup(tiled);
                 const Deviation<T> d = compareMatrices<T>(setup.output(setup.tokens), expected);
-                perSize.push_back({{key, b}, {"ragged", s.n() % b != 0}, {"deviation", scalarJson<T>(d.largest)}});
+                perSize.push_back({{key, b},
+                                   {"ragged", s.n() % b != 0},
+                                   {"deviation", scalarJson<T>(d.largest)}});
                 if (!worstSize || d.largest > worst.largest) worstSize = b;
                 worst.merge(d);
             }
@@ -72,13 +76,16 @@ public:
             const std::string what = chunkwise_ ? "chunkwise scan" : "tiled evaluation";
             if (report.verdict == Verdict::Fails) {
                 report.witness = {{key, *worstSize}, {"row", worst.row}, {"column", worst.col}};
-                report.explanation = "the " + what + " with " + key + " " + std::to_string(*worstSize) +
+                report.explanation = "the " + what + " with " + key + " " +
+                                     std::to_string(*worstSize) +
                                      " differs from the reference by more than rounding";
             } else if (report.exact) {
                 report.explanation = "the " + what + " equals the reference exactly for every size";
             } else {
-                report.explanation = "the " + what + " equals the reference up to rounding (largest "
-                                     "difference " + report.maxDeviation.dump() +
+                report.explanation = "the " + what +
+                                     " equals the reference up to rounding (largest "
+                                     "difference " +
+                                     report.maxDeviation.dump() +
                                      ", a different summation order, not an error)";
             }
             return report;

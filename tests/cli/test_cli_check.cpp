@@ -13,26 +13,39 @@ private slots:
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("expected"); // name=verdict,...
         QTest::newRow("counterexample") << "positional-counterexample"
-            << "permutation-equivariance=fails,permutation-invariance=fails,logit-symmetry=holds,row-sums=holds,tiling=holds";
+                                        << "permutation-equivariance=fails,permutation-invariance="
+                                           "fails,logit-symmetry=holds,row-sums=holds,tiling=holds";
         QTest::newRow("equivariant") << "equivariant-block"
-            << "permutation-equivariance=holds,permutation-invariance=holds,row-sums=holds,logit-symmetry=fails,gradient=holds";
-        QTest::newRow("sliding") << "sliding-window" << "locality=holds,causality=fails,tiling=holds";
-        QTest::newRow("causal") << "causal-model"
+                                     << "permutation-equivariance=holds,permutation-invariance="
+                                        "holds,row-sums=holds,logit-symmetry=fails,gradient=holds";
+        QTest::newRow("sliding") << "sliding-window"
+                                 << "locality=holds,causality=fails,tiling=holds";
+        QTest::newRow("causal")
+            << "causal-model"
             << "causality=holds,row-sums=holds,permutation-equivariance=fails,gradient=holds";
         QTest::newRow("ssm a=1") << "ssm-bidirectional"
-            << "permutation-equivariance=holds,permutation-invariance=holds,chunkwise=holds,causality=fails";
-        QTest::newRow("ssm a=2") << "ssm-decay" << "permutation-equivariance=fails,chunkwise=holds";
-        QTest::newRow("ssm causal") << "ssm-causal-chunked"
+                                 << "permutation-equivariance=holds,permutation-invariance=holds,"
+                                    "chunkwise=holds,causality=fails";
+        QTest::newRow("ssm a=2") << "ssm-decay"
+                                 << "permutation-equivariance=fails,chunkwise=holds";
+        QTest::newRow("ssm causal")
+            << "ssm-causal-chunked"
             << "chunkwise=holds,causality=holds,permutation-equivariance=fails";
-        QTest::newRow("sinusoidal") << "sinusoidal-positions"
+        QTest::newRow("sinusoidal")
+            << "sinusoidal-positions"
             << "permutation-equivariance=fails,shift-invariance=fails,row-sums=holds,tiling=holds";
-        QTest::newRow("rope") << "rope-shift"
+        QTest::newRow("rope")
+            << "rope-shift"
             << "shift-invariance=holds,permutation-equivariance=fails,logit-symmetry=fails";
-        QTest::newRow("alibi") << "alibi-causal"
+        QTest::newRow("alibi")
+            << "alibi-causal"
             << "shift-invariance=holds,causality=holds,logit-symmetry=fails,row-sums=holds";
-        QTest::newRow("three layers") << "window-three-layers" << "locality=holds,causality=fails";
-        QTest::newRow("claim too small") << "locality-claim-too-small" << "locality=fails";
-        QTest::newRow("float32 tiling") << "flash-tiling-float32"
+        QTest::newRow("three layers") << "window-three-layers"
+                                      << "locality=holds,causality=fails";
+        QTest::newRow("claim too small") << "locality-claim-too-small"
+                                         << "locality=fails";
+        QTest::newRow("float32 tiling")
+            << "flash-tiling-float32"
             << "tiling=holds,row-sums=holds,causality=holds,gradient=holds";
     }
     void everyPresetGivesTheRightVerdicts() {
@@ -50,7 +63,8 @@ private slots:
             QVERIFY2(QString::fromStdString(p["verdict"].get<std::string>()) == kv[1],
                      qPrintable(kv[0] + " was " + QString::fromStdString(p.dump())));
             anyFails = anyFails || kv[1] == "fails";
-            for (const char* key : {"holds", "exact", "max_deviation", "tolerance", "checked", "witness", "explanation"})
+            for (const char* key : {"holds", "exact", "max_deviation", "tolerance", "checked",
+                                    "witness", "explanation"})
                 QVERIFY2(p.contains(key), key);
         }
         QCOMPARE(r.exitCode, anyFails ? 1 : 0);
@@ -74,17 +88,23 @@ private slots:
     }
 
     void propertyParametersAndExitStatuses() {
-        QCOMPARE(runCli({"check", "builtin:sliding-window", "--property", "locality:radius=2"}).exitCode, 0);
-        QCOMPARE(runCli({"check", "builtin:sliding-window", "--property", "locality:radius=1"}).exitCode, 1);
+        QCOMPARE(
+            runCli({"check", "builtin:sliding-window", "--property", "locality:radius=2"}).exitCode,
+            0);
+        QCOMPARE(
+            runCli({"check", "builtin:sliding-window", "--property", "locality:radius=1"}).exitCode,
+            1);
         const CliResult unknown = runCli({"check", "builtin:sliding-window", "--property", "nope"});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY(unknown.err.contains("unknown property 'nope'"));
-        const CliResult badParam = runCli({"check", "builtin:sliding-window", "--property", "locality:radius=-3"});
+        const CliResult badParam =
+            runCli({"check", "builtin:sliding-window", "--property", "locality:radius=-3"});
         QCOMPARE(badParam.exitCode, 2);
         QVERIFY(badParam.err.contains("radius: must be an integer"));
         QCOMPARE(runCli({"check", "/nonexistent.json"}).exitCode, 2);
-        const CliResult sampled = runCli({"check", "builtin:window-three-layers", "--property",
-                                          "permutation-equivariance", "--samples", "3", "--seed", "7", "--json"});
+        const CliResult sampled =
+            runCli({"check", "builtin:window-three-layers", "--property",
+                    "permutation-equivariance", "--samples", "3", "--seed", "7", "--json"});
         const json j = json::parse(sampled.out.toStdString());
         QCOMPARE(j["properties"][0]["checked"]["permutations"], json(3));
         QCOMPARE(j["properties"][0]["checked"]["seed"], json(7));
@@ -93,8 +113,9 @@ private slots:
     void helpListsEveryProperty() {
         const CliResult r = runCli({"check", "--help"});
         QCOMPARE(r.exitCode, 0);
-        for (const char* name : {"permutation-equivariance", "permutation-invariance", "locality", "causality",
-                                 "logit-symmetry", "row-sums", "tiling", "chunkwise", "shift-invariance", "gradient"})
+        for (const char* name :
+             {"permutation-equivariance", "permutation-invariance", "locality", "causality",
+              "logit-symmetry", "row-sums", "tiling", "chunkwise", "shift-invariance", "gradient"})
             QVERIFY2(r.out.contains(name), name);
         QVERIFY(r.out.contains("radius [the bound the masks imply]"));
     }

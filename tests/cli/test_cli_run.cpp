@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QImage>
 #include <QTemporaryDir>
 
 using nlohmann::json;
@@ -11,18 +12,22 @@ using nlohmann::json;
 namespace {
 // A matrix of exact strings as JSON rows (json's own initializer lists would read a list of
 // two-element lists as an object).
-json rows(std::vector<std::vector<std::string>> values) { return json(values); }
+json rows(std::vector<std::vector<std::string>> values) {
+    return json(values);
+}
 } // namespace
 
 class TestCliRun : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QVERIFY2(!qEnvironmentVariable("ATTNLAB_CLI").isEmpty(), "ATTNLAB_CLI not set"); }
+    void initTestCase() {
+        QVERIFY2(!qEnvironmentVariable("ATTNLAB_CLI").isEmpty(), "ATTNLAB_CLI not set");
+    }
 
     // X = [[0,0,0],[1,0,0]] + (i, i², 1) gives H = [[0,0,1],[2,1,1]]; S = H·Hᵀ = [[1,1],[1,6]];
-    // softmax_like rows (1+S)/Σ: [1/2, 1/2] and [2/9, 7/9]; output = A·H = [[1,1/2,1],[14/9,7/9,1]].
-    // Swapped: H' = [[1,0,1],[1,1,1]], S' = [[2,2],[2,3]], A' = [[1/2,1/2],[3/7,4/7]],
-    // output' = [[1,1/2,1],[1,4/7,1]].
+    // softmax_like rows (1+S)/Σ: [1/2, 1/2] and [2/9, 7/9]; output = A·H =
+    // [[1,1/2,1],[14/9,7/9,1]]. Swapped: H' = [[1,0,1],[1,1,1]], S' = [[2,2],[2,3]], A' =
+    // [[1/2,1/2],[3/7,4/7]], output' = [[1,1/2,1],[1,4/7,1]].
     void counterexampleHasTheHandComputedFractions() {
         const CliResult r = runCli({"run", "builtin:positional-counterexample", "--json"});
         QCOMPARE(r.exitCode, 0);
@@ -34,11 +39,13 @@ private slots:
         QCOMPARE(j["permutation"], json({1, 0}));
         QCOMPARE(j["original"]["input"], rows({{"0", "0", "1"}, {"2", "1", "1"}}));
         QCOMPARE(j["original"]["layers"][0]["heads"][0]["scores"], rows({{"1", "1"}, {"1", "6"}}));
-        QCOMPARE(j["original"]["layers"][0]["heads"][0]["weights"], rows({{"1/2", "1/2"}, {"2/9", "7/9"}}));
+        QCOMPARE(j["original"]["layers"][0]["heads"][0]["weights"],
+                 rows({{"1/2", "1/2"}, {"2/9", "7/9"}}));
         QCOMPARE(j["original"]["output"], rows({{"1", "1/2", "1"}, {"14/9", "7/9", "1"}}));
         QCOMPARE(j["original"]["layers"][0]["output"], j["original"]["output"]);
         QCOMPARE(j["transformed"]["input"], rows({{"1", "0", "1"}, {"1", "1", "1"}}));
-        QCOMPARE(j["transformed"]["layers"][0]["heads"][0]["weights"], rows({{"1/2", "1/2"}, {"3/7", "4/7"}}));
+        QCOMPARE(j["transformed"]["layers"][0]["heads"][0]["weights"],
+                 rows({{"1/2", "1/2"}, {"3/7", "4/7"}}));
         QCOMPARE(j["transformed"]["output"], rows({{"1", "1/2", "1"}, {"1", "4/7", "1"}}));
         QVERIFY(j["warnings"].is_array() && j["warnings"].empty());
     }
@@ -84,14 +91,20 @@ private slots:
 
     void outWritesNpyFiles() {
         QTemporaryDir dir;
-        const CliResult r = runCli({"run", "builtin:positional-counterexample", "--out", dir.path()});
+        const CliResult r =
+            runCli({"run", "builtin:positional-counterexample", "--out", dir.path()});
         QCOMPARE(r.exitCode, 0);
-        for (const char* name : {"original_output.npy", "transformed_output.npy", "original_input.npy",
-                                 "original_layers0_heads0_weights.npy"}) {
+        for (const char* name : {"original_output.npy", "transformed_output.npy",
+                                 "original_input.npy", "original_layers0_heads0_weights.npy"}) {
             QFile npy(dir.filePath(name));
             QVERIFY2(npy.open(QIODevice::ReadOnly), name);
             QVERIFY(npy.readAll().startsWith("\x93NUMPY"));
         }
+        QImage weights(dir.filePath("original_layers0_heads0_weights.png"));
+        QCOMPARE(weights.size(), QSize(32, 32)); // 2 x 2 cells of 16 px
+        // Largest weight 7/9 at (1, 1) is yellow, smallest 2/9 at (1, 0) dark blue.
+        QCOMPARE(weights.pixelColor(24, 24), QColor(253, 231, 37));
+        QCOMPARE(weights.pixelColor(8, 24), QColor(68, 1, 84));
     }
 
     void exitStatuses_data() {
@@ -105,14 +118,18 @@ private slots:
         QTest::newRow("presets help") << QStringList{"presets", "--help"} << 0 << "";
         QTest::newRow("devices help") << QStringList{"devices", "--help"} << 0 << "";
         QTest::newRow("missing scenario") << QStringList{"run"} << 2 << "missing SCENARIO";
-        QTest::newRow("unknown option") << QStringList{"run", "builtin:causal-model", "--fast"} << 2
-                                        << "unknown option --fast";
-        QTest::newRow("missing file") << QStringList{"run", "/nonexistent.json"} << 2 << "cannot open";
-        QTest::newRow("unknown preset") << QStringList{"run", "builtin:nope"} << 2 << "no such built-in";
-        QTest::newRow("backend not built") << QStringList{"run", "builtin:causal-model", "--backend", "cuda"}
-                                           << 2 << "not built into this version";
-        QTest::newRow("bad backend") << QStringList{"run", "builtin:causal-model", "--backend", "tpu"} << 2
-                                     << "--backend must be";
+        QTest::newRow("unknown option")
+            << QStringList{"run", "builtin:causal-model", "--fast"} << 2 << "unknown option --fast";
+        QTest::newRow("missing file")
+            << QStringList{"run", "/nonexistent.json"} << 2 << "cannot open";
+        QTest::newRow("unknown preset")
+            << QStringList{"run", "builtin:nope"} << 2 << "no such built-in";
+        QTest::newRow("backend not built")
+            << QStringList{"run", "builtin:causal-model", "--backend", "cuda"} << 2
+            << "not built into this version";
+        QTest::newRow("bad backend")
+            << QStringList{"run", "builtin:causal-model", "--backend", "tpu"} << 2
+            << "--backend must be";
     }
     void exitStatuses() {
         QFETCH(QStringList, args);
@@ -144,7 +161,9 @@ private slots:
         const json list = json::parse(r.out.toStdString());
         QVERIFY(list.size() >= 5);
         for (const auto& p : list) {
-            const CliResult run = runCli({"run", QString::fromStdString("builtin:" + p["name"].get<std::string>()), "--json"});
+            const CliResult run =
+                runCli({"run", QString::fromStdString("builtin:" + p["name"].get<std::string>()),
+                        "--json"});
             QVERIFY2(run.exitCode == 0, run.err.constData());
         }
     }

@@ -15,7 +15,8 @@ PropertyReport check(const Scenario& s, const std::string& name, json params = j
     if (!c) throw std::runtime_error("no check " + name);
     return c->run({s, std::move(params), 0, {}});
 }
-PropertyReport checkPreset(const std::string& preset, const std::string& name, json params = json::object()) {
+PropertyReport checkPreset(const std::string& preset, const std::string& name,
+                           json params = json::object()) {
     return check(loadScenario("builtin:" + preset), name, std::move(params));
 }
 } // namespace
@@ -24,7 +25,8 @@ class TestChecks : public QObject {
     Q_OBJECT
 private slots:
     void counterexampleFailsWithHandComputedFractions() {
-        const PropertyReport r = checkPreset("positional-counterexample", "permutation-equivariance");
+        const PropertyReport r =
+            checkPreset("positional-counterexample", "permutation-equivariance");
         QCOMPARE(r.verdict, Verdict::Fails);
         QVERIFY(r.exact);
         QCOMPARE(r.maxDeviation, json("5/9")); // |1 - 14/9| in row 0, column 0
@@ -43,11 +45,13 @@ private slots:
 
     void invarianceOfThePooledReadout() {
         // Pooled: column sums of f(P X) = (2, 15/14, 2) vs of f(X) = (23/9, 23/18, 2).
-        const PropertyReport fails = checkPreset("positional-counterexample", "permutation-invariance");
+        const PropertyReport fails =
+            checkPreset("positional-counterexample", "permutation-invariance");
         QCOMPARE(fails.verdict, Verdict::Fails);
         QCOMPARE(fails.maxDeviation, json("5/9"));
         QCOMPARE(fails.witness["row"], json("pooled"));
-        QCOMPARE(checkPreset("equivariant-block", "permutation-invariance").verdict, Verdict::Holds);
+        QCOMPARE(checkPreset("equivariant-block", "permutation-invariance").verdict,
+                 Verdict::Holds);
     }
 
     void equivarianceHoldsExactlyWithoutPositions() {
@@ -57,17 +61,23 @@ private slots:
         QCOMPARE(r.checked["exhaustive"], json(true)); // 4! = 24 <= 32
         QCOMPARE(r.checked["permutations"], json(24)); // the scenario's σ + 23 non-identity σ
         QVERIFY(r.witness.is_null());
-        QCOMPARE(checkPreset("ssm-bidirectional", "permutation-equivariance").verdict, Verdict::Holds);
+        QCOMPARE(checkPreset("ssm-bidirectional", "permutation-equivariance").verdict,
+                 Verdict::Holds);
     }
 
     void equivarianceFailsForMasksDecayAndSinusoids_data() {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("cause");
-        QTest::newRow("causal mask") << "causal-model" << "layer 0's mask causal";
-        QTest::newRow("ssm a = 2") << "ssm-decay" << "ssm decay a = 2";
-        QTest::newRow("causal ssm") << "ssm-causal-chunked" << "causal ssm scan";
-        QTest::newRow("sinusoidal") << "sinusoidal-positions" << "absolute positional features (sinusoidal)";
-        QTest::newRow("rope") << "rope-shift" << "relative positions (rope)";
+        QTest::newRow("causal mask") << "causal-model"
+                                     << "layer 0's mask causal";
+        QTest::newRow("ssm a = 2") << "ssm-decay"
+                                   << "ssm decay a = 2";
+        QTest::newRow("causal ssm") << "ssm-causal-chunked"
+                                    << "causal ssm scan";
+        QTest::newRow("sinusoidal") << "sinusoidal-positions"
+                                    << "absolute positional features (sinusoidal)";
+        QTest::newRow("rope") << "rope-shift"
+                              << "relative positions (rope)";
     }
     void equivarianceFailsForMasksDecayAndSinusoids() {
         QFETCH(QString, preset);
@@ -106,7 +116,8 @@ private slots:
     }
 
     void localityClaimTooSmallFailsWithAWitnessTwoApart() {
-        const PropertyReport r = checkPreset("locality-claim-too-small", "locality", {{"radius", 1}});
+        const PropertyReport r =
+            checkPreset("locality-claim-too-small", "locality", {{"radius", 1}});
         QCOMPARE(r.verdict, Verdict::Fails);
         QCOMPARE(r.witness["distance"], json(2));
         QCOMPARE(r.shrunkWitness["distance"], json(2));
@@ -135,7 +146,8 @@ private slots:
         QFETCH(bool, holds);
         const PropertyReport r = checkPreset(preset.toStdString(), "causality");
         QCOMPARE(r.verdict, holds ? Verdict::Holds : Verdict::Fails);
-        if (!holds) QVERIFY(r.witness["input_token"].get<int>() > r.witness["output_row"].get<int>());
+        if (!holds)
+            QVERIFY(r.witness["input_token"].get<int>() > r.witness["output_row"].get<int>());
         QCOMPARE(r.checked["blocked_weights_nonzero"], json(0));
     }
 
@@ -184,15 +196,19 @@ private slots:
         QCOMPARE(sin.verdict, Verdict::Fails);
         QVERIFY(QString::fromStdString(sin.explanation).contains("sinusoidal"));
         // Polynomial positions, exactly: scores at offset 1 differ from offset 0.
-        const PropertyReport poly = checkPreset("positional-counterexample", "shift-invariance", {{"offset", 1}});
+        const PropertyReport poly =
+            checkPreset("positional-counterexample", "shift-invariance", {{"offset", 1}});
         QCOMPARE(poly.verdict, Verdict::Fails);
         QCOMPARE(poly.witness["offset"], json(1));
     }
 
     void badParametersAreRefused() {
-        QVERIFY_THROWS_EXCEPTION(InputError, checkPreset("sliding-window", "locality", {{"radius", -1}}));
-        QVERIFY_THROWS_EXCEPTION(InputError, checkPreset("sliding-window", "locality", {{"radios", 1}}));
-        QVERIFY_THROWS_EXCEPTION(InputError, runChecks(loadScenario("builtin:sliding-window"), {{"nope"}}, 0));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 checkPreset("sliding-window", "locality", {{"radius", -1}}));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 checkPreset("sliding-window", "locality", {{"radios", 1}}));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 runChecks(loadScenario("builtin:sliding-window"), {{"nope"}}, 0));
     }
 
     void parseCheckArgumentReadsParameters() {
@@ -206,7 +222,8 @@ private slots:
     void cancellationStopsACheck() {
         const Scenario s = loadScenario("builtin:window-three-layers");
         const PropertyCheck* c = findPropertyCheck("locality");
-        QVERIFY_THROWS_EXCEPTION(CancelledError, c->run({s, json::object(), 0, [] { return true; }}));
+        QVERIFY_THROWS_EXCEPTION(CancelledError,
+                                 c->run({s, json::object(), 0, [] { return true; }}));
     }
 };
 

@@ -37,7 +37,8 @@ class TestScenario : public QObject {
 private slots:
     void everyPresetLoadsAndRoundTrips_data() {
         QTest::addColumn<QString>("name");
-        for (const auto& p : builtinPresets()) QTest::newRow(p.name.c_str()) << QString::fromStdString(p.name);
+        for (const auto& p : builtinPresets())
+            QTest::newRow(p.name.c_str()) << QString::fromStdString(p.name);
     }
     void everyPresetLoadsAndRoundTrips() {
         QFETCH(QString, name);
@@ -78,46 +79,64 @@ private slots:
     void badInputIsRefusedWithItsPath_data() {
         QTest::addColumn<QString>("patch");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown key") << R"j({"layers": [{"mixr": {}}]})j" << "layers[0].mixr: unknown key";
-        QTest::newRow("unknown top key") << R"j({"tokenz": 1})j" << "tokenz: unknown key";
+        QTest::newRow("unknown key") << R"j({"layers": [{"mixr": {}}]})j"
+                                     << "layers[0].mixr: unknown key";
+        QTest::newRow("unknown top key") << R"j({"tokenz": 1})j"
+                                         << "tokenz: unknown key";
         QTest::newRow("ragged tokens") << R"j({"tokens": [[0, 0, 0], [1, 0]]})j"
                                        << "tokens[1]: row has 2 entries, expected 3";
         QTest::newRow("not bijective") << R"j({"permutation": [1, 1]})j"
                                        << "permutation: 1 appears twice (not a bijection of 0..1)";
         QTest::newRow("wrong length permutation") << R"j({"permutation": [0]})j"
                                                   << "permutation: has 1 entries, expected n = 2";
-        QTest::newRow("bad cycles") << R"j({"permutation": {"cycles": "(0 5)"}})j" << "outside 0..1";
-        QTest::newRow("negative radius") << R"j({"layers": [{"mask": {"kind": "window", "radius": -1}}]})j"
-                                         << "layers[0].mask.radius: must be an integer in 0..";
-        QTest::newRow("exact softmax") << R"j({"layers": [{"mixer": {"kind": "softmax"}}]})j"
-                                       << "precision exact: mixer softmax needs exp, use softmax_like, raw or ssm";
-        QTest::newRow("exact rope") << R"j({"positional": {"kind": "rope"}})j" << "positional rope needs sin and cos";
+        QTest::newRow("bad cycles") << R"j({"permutation": {"cycles": "(0 5)"}})j"
+                                    << "outside 0..1";
+        QTest::newRow("negative radius")
+            << R"j({"layers": [{"mask": {"kind": "window", "radius": -1}}]})j"
+            << "layers[0].mask.radius: must be an integer in 0..";
+        QTest::newRow("exact softmax")
+            << R"j({"layers": [{"mixer": {"kind": "softmax"}}]})j"
+            << "precision exact: mixer softmax needs exp, use softmax_like, raw or ssm";
+        QTest::newRow("exact rope") << R"j({"positional": {"kind": "rope"}})j"
+                                    << "positional rope needs sin and cos";
         QTest::newRow("weights shape") << R"j({"layers": [{"wq": [[1, 0], [0, 1]]}]})j"
                                        << "layers[0].wq: matrix is 2 x 2, expected 3 x 2";
-        QTest::newRow("heads") << R"j({"layers": [{"heads": 2}]})j" << "layers[0].heads: 2 heads do not divide";
-        QTest::newRow("residual width") << R"j({"layers": [{"wv": [[1], [0], [0]], "residual": true}]})j"
-                                        << "layers[0].residual: needs output width 3";
-        QTest::newRow("blocks sum") << R"j({"layers": [{"mask": {"kind": "blocks", "sizes": [1, 2]}}]})j"
-                                    << "layers[0].mask: sizes: blocks add up to 3, expected n = 2";
-        QTest::newRow("custom size") << R"j({"layers": [{"mask": {"kind": "custom", "cells": [[1]]}}]})j"
-                                     << "layers[0].mask: cells: custom mask is 1 x 1, expected 2 x 2";
-        QTest::newRow("infinite") << R"j({"tokens": [["BIG", 0, 0], [1, 0, 0]]})j" << "not valid JSON";
+        QTest::newRow("heads") << R"j({"layers": [{"heads": 2}]})j"
+                               << "layers[0].heads: 2 heads do not divide";
+        QTest::newRow("residual width")
+            << R"j({"layers": [{"wv": [[1], [0], [0]], "residual": true}]})j"
+            << "layers[0].residual: needs output width 3";
+        QTest::newRow("blocks sum")
+            << R"j({"layers": [{"mask": {"kind": "blocks", "sizes": [1, 2]}}]})j"
+            << "layers[0].mask: sizes: blocks add up to 3, expected n = 2";
+        QTest::newRow("custom size")
+            << R"j({"layers": [{"mask": {"kind": "custom", "cells": [[1]]}}]})j"
+            << "layers[0].mask: cells: custom mask is 1 x 1, expected 2 x 2";
+        QTest::newRow("infinite") << R"j({"tokens": [["BIG", 0, 0], [1, 0, 0]]})j"
+                                  << "not valid JSON";
         QTest::newRow("bad string number") << R"j({"tokens": [["x", 0, 0], [1, 0, 0]]})j"
                                            << "tokens[0][0]: 'x' is not a number";
         QTest::newRow("zero denominator") << R"j({"tokens": [["1/0", 0, 0], [1, 0, 0]]})j"
                                           << "tokens[0][0]: '1/0' divides by zero";
-        QTest::newRow("oversized") << R"j({"tokens": {"random": {"n": 65536, "d": 16384, "seed": 1}}})j"
-                                   << "is too large";
-        QTest::newRow("polynomial width") << R"j({"tokens": [[0, 0], [1, 0]], "positional": {"kind": "polynomial"}})j"
-                                          << "needs d = 3, got d = 2";
-        QTest::newRow("version") << R"j({"version": 2})j" << "version: version 2 is not supported";
-        QTest::newRow("format") << R"j({"format": "other"})j" << "format: must be \"attnlab-scenario\"";
-        QTest::newRow("ssm with mask") << R"j({"layers": [{"mixer": {"kind": "ssm"}, "mask": {"kind": "causal"}}]})j"
-                                       << "layers[0].mask: mixer ssm takes no mask other than all";
+        QTest::newRow("oversized")
+            << R"j({"tokens": {"random": {"n": 65536, "d": 16384, "seed": 1}}})j"
+            << "is too large";
+        QTest::newRow("polynomial width")
+            << R"j({"tokens": [[0, 0], [1, 0]], "positional": {"kind": "polynomial"}})j"
+            << "needs d = 3, got d = 2";
+        QTest::newRow("version") << R"j({"version": 2})j"
+                                 << "version: version 2 is not supported";
+        QTest::newRow("format") << R"j({"format": "other"})j"
+                                << "format: must be \"attnlab-scenario\"";
+        QTest::newRow("ssm with mask")
+            << R"j({"layers": [{"mixer": {"kind": "ssm"}, "mask": {"kind": "causal"}}]})j"
+            << "layers[0].mask: mixer ssm takes no mask other than all";
         QTest::newRow("ssm scale") << R"j({"layers": [{"mixer": {"kind": "ssm", "scale": 2}}]})j"
                                    << "layers[0].mixer.scale: only applies to";
-        QTest::newRow("batch width") << R"j({"batch": [[[1, 2]]]})j" << "batch[0]: has width 2, expected d = 3";
-        QTest::newRow("empty layers") << R"j({"layers": []})j" << "layers: must be a non-empty array";
+        QTest::newRow("batch width") << R"j({"batch": [[[1, 2]]]})j"
+                                     << "batch[0]: has width 2, expected d = 3";
+        QTest::newRow("empty layers") << R"j({"layers": []})j"
+                                      << "layers: must be a non-empty array";
         QTest::newRow("unknown mask") << R"j({"layers": [{"mask": {"kind": "diagonal"}}]})j"
                                       << "layers[0].mask.kind: unknown mask kind 'diagonal'";
     }
@@ -136,7 +155,8 @@ private slots:
     void malformedJsonIsRefused() {
         QVERIFY_THROWS_EXCEPTION(InputError, parseScenario("{\"format\": "));
         QVERIFY_THROWS_EXCEPTION(InputError, parseScenario("[1, 2]"));
-        QVERIFY_THROWS_EXCEPTION(InputError, parseScenario(R"j({"format": "attnlab-scenario", "version": 1,
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 parseScenario(R"j({"format": "attnlab-scenario", "version": 1,
             "tokens": [[NaN]], "layers": [{}]})j"));
     }
 
@@ -156,15 +176,18 @@ private slots:
     }
 
     void generatorsMaterialize() {
-        const Scenario s = parseScenario(scenarioWith(R"j({"precision": "float64", "tokens": {"arange": {"n": 4, "d": 3}}})j"));
+        const Scenario s = parseScenario(
+            scenarioWith(R"j({"precision": "float64", "tokens": {"arange": {"n": 4, "d": 3}}})j"));
         const auto x = s.tokens.materialize<double>();
         QCOMPARE(x.rows(), 4);
         QCOMPARE(x(3, 2), 3.0);
         const Scenario h = parseScenario(scenarioWith(R"j({"tokens": {"one_hot": {"n": 3}}})j"));
         QVERIFY(h.tokens.materialize<Rational>() == Matrix<Rational>::Identity(3, 3));
-        const Scenario r = parseScenario(scenarioWith(R"j({"tokens": {"random": {"n": 3, "d": 3, "seed": 9}}})j"));
+        const Scenario r =
+            parseScenario(scenarioWith(R"j({"tokens": {"random": {"n": 3, "d": 3, "seed": 9}}})j"));
         const auto q = r.tokens.materialize<Rational>();
-        for (Eigen::Index i = 0; i < q.size(); ++i) QVERIFY(q(i) >= -3 && q(i) <= 3 && q(i).get_den() == 1);
+        for (Eigen::Index i = 0; i < q.size(); ++i)
+            QVERIFY(q(i) >= -3 && q(i) <= 3 && q(i).get_den() == 1);
     }
 };
 
