@@ -1,25 +1,17 @@
 // Masks (properties.md §1.5): every kind against a hand-written boolean matrix, validation,
 // all-masked rows, the boolean product and the reachability that bounds locality (§2.3).
+#include "core/test_support.h"
 #include "error.h"
 #include "mask.h"
 
 #include <QtTest>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 Q_DECLARE_METATYPE(attnlab::MaskSpec)
 
 namespace {
-template <class F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 // A boolean matrix from rows of '0'/'1', e.g. {"110", "011"}.
 BoolMatrix bools(const QStringList& rows) {
     const int cols = rows.isEmpty() ? 0 : int(rows.front().size());

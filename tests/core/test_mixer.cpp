@@ -1,6 +1,7 @@
 // Mixers (properties.md §1.1-1.2): hand-computed weights and outputs in exact arithmetic,
 // softmax in double, all-masked rows, tiling equivalence for every tile size (§2.8), and the
 // ssm scan: weights·V = recurrent = chunkwise for every chunk (§2.9).
+#include "core/test_support.h"
 #include "error.h"
 #include "mask.h"
 #include "mixer.h"
@@ -11,48 +12,13 @@
 #include <optional>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 Q_DECLARE_METATYPE(attnlab::MaskSpec)
 Q_DECLARE_METATYPE(attnlab::MixerSpec)
 Q_DECLARE_METATYPE(attnlab::MixerSpec::Kind)
 
 namespace {
-template <class F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
-// An exact matrix from text: rows separated by ';', entries by spaces ("1 -1/2; 0 3").
-Matrix<Rational> rat(const QString& textRows) {
-    const QStringList rows = textRows.split(';');
-    const QStringList first = rows.front().split(' ', Qt::SkipEmptyParts);
-    Matrix<Rational> m(rows.size(), first.size());
-    for (int i = 0; i < rows.size(); ++i) {
-        const QStringList cells = rows[i].split(' ', Qt::SkipEmptyParts);
-        Q_ASSERT(cells.size() == first.size());
-        for (int j = 0; j < cells.size(); ++j)
-            m(i, j) = parseRational(cells[j].toStdString());
-    }
-    return m;
-}
-
-// The inverse of rat(): "a b; c d" in lowest terms, for readable exact comparisons.
-QString text(const Matrix<Rational>& m) {
-    QStringList rows;
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        QStringList cells;
-        for (Eigen::Index j = 0; j < m.cols(); ++j)
-            cells << QString::fromStdString(rationalText(m(i, j)));
-        rows << cells.join(' ');
-    }
-    return rows.join("; ");
-}
-
 // Deterministic exact test data with mixed signs and denominators.
 Matrix<Rational> exactData(int rows, int cols, int seed) {
     Matrix<Rational> m(rows, cols);

@@ -2,6 +2,7 @@
 // projection, residual, shape refusals, the smallest positional counterexample to permutation
 // equivariance (§2.1) computed exactly, equivariance without positions, all-masked row
 // warnings, and Maps::Drop.
+#include "core/test_support.h"
 #include "error.h"
 #include "model.h"
 #include "permutation.h"
@@ -12,43 +13,9 @@
 #include <numeric>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 namespace {
-template <class F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
-// An exact matrix from text: rows separated by ';', entries by spaces ("1 -1/2; 0 3").
-Matrix<Rational> rat(const QString& textRows) {
-    const QStringList rows = textRows.split(';');
-    const QStringList first = rows.front().split(' ', Qt::SkipEmptyParts);
-    Matrix<Rational> m(rows.size(), first.size());
-    for (int i = 0; i < rows.size(); ++i) {
-        const QStringList cells = rows[i].split(' ', Qt::SkipEmptyParts);
-        Q_ASSERT(cells.size() == first.size());
-        for (int j = 0; j < cells.size(); ++j)
-            m(i, j) = parseRational(cells[j].toStdString());
-    }
-    return m;
-}
-
-QString text(const Matrix<Rational>& m) {
-    QStringList rows;
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        QStringList cells;
-        for (Eigen::Index j = 0; j < m.cols(); ++j)
-            cells << QString::fromStdString(rationalText(m(i, j)));
-        rows << cells.join(' ');
-    }
-    return rows.join("; ");
-}
-
 LayerSpec layer(MixerSpec::Kind kind, MaskSpec mask = MaskSpec::all()) {
     LayerSpec l;
     l.mixer.kind = kind;

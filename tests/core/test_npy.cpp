@@ -1,6 +1,7 @@
 // NumPy .npy files: npyBytes → parseNpy round trips bit for bit, the header layout (magic,
 // version 1.0, 64-byte alignment, C order), the other dtypes and versions parseNpy reads, and
 // every kind of malformed input refused with InputError.
+#include "core/test_support.h"
 #include "error.h"
 #include "npy.h"
 
@@ -16,20 +17,11 @@
 #include <typeinfo>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 Q_DECLARE_METATYPE(Eigen::MatrixXd)
 
 namespace {
-template <class F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 template <class T>
 std::string rawBytes(const std::vector<T>& values) {
     std::string out(values.size() * sizeof(T), '\0');

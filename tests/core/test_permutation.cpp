@@ -1,5 +1,6 @@
 // Permutations: validation of bijections, the algebra (compose, inverse), cycle notation, seeded
 // random draws, and the action on matrices with (P_σ X)[i] = X[σ(i)].
+#include "core/test_support.h"
 #include "error.h"
 #include "permutation.h"
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 namespace attnlab {
 // Readable QCOMPARE failures for permutations (found by argument-dependent lookup).
@@ -23,16 +25,6 @@ char* toString(const Permutation& p) {
 } // namespace attnlab
 
 namespace {
-template <class F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 QString imagesText(const std::vector<int>& v) {
     QStringList parts;
     for (int x : v)

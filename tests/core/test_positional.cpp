@@ -1,6 +1,7 @@
 // Positional information (properties.md §1.4): the absolute tables (polynomial, sinusoidal,
 // learned), RoPE's rotation and its relative-score property, the ALiBi bias and slopes, and the
 // refusals of exact mode.
+#include "core/test_support.h"
 #include "error.h"
 #include "positional.h"
 
@@ -9,22 +10,13 @@
 #include <cmath>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 Q_DECLARE_METATYPE(attnlab::PositionalSpec)
 
 namespace {
-template <class F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 // "[[a, b], [c, d]]" with exact entries in lowest terms.
-QString text(const Matrix<Rational>& m) {
+QString bracketed(const Matrix<Rational>& m) {
     QStringList rows;
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
         QStringList cells;
@@ -73,7 +65,7 @@ private slots:
         QFETCH(int, offset);
         QFETCH(QString, expected);
         const PositionalSpec spec = positional(PositionalSpec::Kind::Polynomial, offset);
-        QCOMPARE(text(absolutePositions<Rational>(spec, n, 3)), expected);
+        QCOMPARE(bracketed(absolutePositions<Rational>(spec, n, 3)), expected);
         // The same table in double.
         const Eigen::MatrixXd d = absolutePositions<double>(spec, n, 3);
         for (int i = 0; i < n; ++i) {
@@ -158,7 +150,7 @@ private slots:
     void noTableForOtherKinds() {
         QFETCH(PositionalSpec, spec);
         const Matrix<Rational> pe = absolutePositions<Rational>(spec, 3, 4);
-        QCOMPARE(text(pe), QString("[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]"));
+        QCOMPARE(bracketed(pe), QString("[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]"));
         QVERIFY(!spec.isAbsolute());
     }
 
@@ -166,7 +158,7 @@ private slots:
         PositionalSpec spec = positional(PositionalSpec::Kind::Learned);
         spec.seed = 7;
         const Matrix<Rational> a = absolutePositions<Rational>(spec, 5, 3);
-        QCOMPARE(text(absolutePositions<Rational>(spec, 5, 3)), text(a)); // deterministic
+        QCOMPARE(bracketed(absolutePositions<Rational>(spec, 5, 3)), bracketed(a)); // deterministic
         // Exact mode draws small integers in [-3, 3], not all equal.
         bool varied = false;
         for (Eigen::Index i = 0; i < a.size(); ++i) {
@@ -178,11 +170,11 @@ private slots:
         // Another seed, another table.
         PositionalSpec other = spec;
         other.seed = 8;
-        QVERIFY(text(absolutePositions<Rational>(other, 5, 3)) != text(a));
+        QVERIFY(bracketed(absolutePositions<Rational>(other, 5, 3)) != bracketed(a));
         // Offset c: rows c..c+n-1 of the same long table.
         PositionalSpec shifted = spec;
         shifted.offset = 2;
-        QCOMPARE(text(absolutePositions<Rational>(shifted, 3, 3)), text(a.bottomRows(3)));
+        QCOMPARE(bracketed(absolutePositions<Rational>(shifted, 3, 3)), bracketed(a.bottomRows(3)));
         // Double: deterministic, finite, not constant.
         const Eigen::MatrixXd d1 = absolutePositions<double>(spec, 5, 3);
         QVERIFY(d1 == absolutePositions<double>(spec, 5, 3));
@@ -196,10 +188,10 @@ private slots:
         spec.seeded = false;
         spec.table.resize(4, 2);
         spec.table << q("1/2"), 1, 2, q("-3/4"), 5, 6, 7, 8;
-        QCOMPARE(text(absolutePositions<Rational>(spec, 3, 2)),
+        QCOMPARE(bracketed(absolutePositions<Rational>(spec, 3, 2)),
                  QString("[[1/2, 1], [2, -3/4], [5, 6]]"));
         spec.offset = 1;
-        QCOMPARE(text(absolutePositions<Rational>(spec, 3, 2)),
+        QCOMPARE(bracketed(absolutePositions<Rational>(spec, 3, 2)),
                  QString("[[2, -3/4], [5, 6], [7, 8]]"));
         QCOMPARE(absolutePositions<double>(spec, 1, 2)(0, 1), -0.75);
         // Too few rows for offset 1 + 4 tokens, and the wrong width.
@@ -303,19 +295,19 @@ private slots:
     void alibiGivenSlope() {
         PositionalSpec spec = positional(PositionalSpec::Kind::Alibi);
         spec.slopes = {q("1/2")};
-        QCOMPARE(text(alibiBias<Rational>(spec, 3, 0, 1)),
+        QCOMPARE(bracketed(alibiBias<Rational>(spec, 3, 0, 1)),
                  QString("[[0, -1/2, -1], [-1/2, 0, -1/2], [-1, -1/2, 0]]"));
         spec.causal = true;
-        QCOMPARE(text(alibiBias<Rational>(spec, 3, 0, 1)),
+        QCOMPARE(bracketed(alibiBias<Rational>(spec, 3, 0, 1)),
                  QString("[[0, 1/2, 1], [-1/2, 0, 1/2], [-1, -1/2, 0]]"));
         // Per-head slopes.
         spec.causal = false;
         spec.slopes = {q("1/2"), q("3")};
-        QCOMPARE(text(alibiBias<Rational>(spec, 2, 1, 2)), QString("[[0, -3], [-3, 0]]"));
+        QCOMPARE(bracketed(alibiBias<Rational>(spec, 2, 1, 2)), QString("[[0, -3], [-3, 0]]"));
         QCOMPARE(alibiBias<double>(spec, 2, 0, 2)(0, 1), -0.5);
         // Offsets do not change a relative bias.
         spec.offset = 9;
-        QCOMPARE(text(alibiBias<Rational>(spec, 2, 1, 2)), QString("[[0, -3], [-3, 0]]"));
+        QCOMPARE(bracketed(alibiBias<Rational>(spec, 2, 1, 2)), QString("[[0, -3], [-3, 0]]"));
     }
 
     void alibiSlopeCountMismatch() {

@@ -1,5 +1,6 @@
 // Exact rationals: parsing ("k", "p/q", decimals) into lowest terms, the exact value of a
 // double's shortest decimal, the nearest double of a rational, and the refusals of exact mode.
+#include "core/test_support.h"
 #include "error.h"
 #include "scalar.h"
 
@@ -9,19 +10,9 @@
 #include <string>
 
 using namespace attnlab;
+using namespace attnlab::test;
 
 namespace {
-// The message of the InputError `f` throws, or a null QString when it throws none.
-template <class F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 QString text(const Rational& q) {
     return QString::fromStdString(rationalText(q));
 }

@@ -1,0 +1,50 @@
+// Helpers shared by the core tests: exact matrices written as text, and the message of the
+// InputError a call throws.
+#pragma once
+
+#include "error.h"
+#include "scalar.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace attnlab::test {
+
+/// The message of the InputError `f` throws, or a null QString when it throws none.
+template <class F>
+QString inputErrorOf(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+/// An exact matrix from text: rows separated by ';', entries by spaces ("1 -1/2; 0 3").
+inline Matrix<Rational> rat(const QString& textRows) {
+    const QStringList rows = textRows.split(';');
+    const QStringList first = rows.front().split(' ', Qt::SkipEmptyParts);
+    Matrix<Rational> m(rows.size(), first.size());
+    for (int i = 0; i < rows.size(); ++i) {
+        const QStringList cells = rows[i].split(' ', Qt::SkipEmptyParts);
+        Q_ASSERT(cells.size() == first.size());
+        for (int j = 0; j < cells.size(); ++j)
+            m(i, j) = parseRational(cells[j].toStdString());
+    }
+    return m;
+}
+
+/// The inverse of rat(): "a b; c d" in lowest terms, for readable exact comparisons.
+inline QString text(const Matrix<Rational>& m) {
+    QStringList rows;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        QStringList cells;
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            cells << QString::fromStdString(rationalText(m(i, j)));
+        rows << cells.join(' ');
+    }
+    return rows.join("; ");
+}
+
+} // namespace attnlab::test
