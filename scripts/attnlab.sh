@@ -17,7 +17,7 @@ jobs=${JOBS:-2}
 
 packages=(
     build-essential cmake ninja-build pkg-config git
-    qt6-base-dev libgl-dev libqcustomplot-dev
+    qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev fonts-dejavu-core
     libeigen3-dev nlohmann-json3-dev libgmp-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
     xvfb xauth
