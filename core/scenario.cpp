@@ -29,6 +29,26 @@ Permutation PermutationSpec::resolve(int n) const {
     return Permutation::identity(n);
 }
 
+PermutationSpec PermutationSpec::resizedTo(int n) const {
+    try {
+        (void)resolve(n);
+        return *this;
+    } catch (const InputError&) {
+    }
+    PermutationSpec out;
+    if (kind != Kind::Images) return out;
+    std::vector<int> next(images.begin(), images.begin() + std::min<std::size_t>(images.size(), std::size_t(n)));
+    for (int i = int(next.size()); i < n; ++i)
+        next.push_back(i);
+    try {
+        (void)Permutation(next);
+        out.kind = Kind::Images;
+        out.images = std::move(next);
+    } catch (const InputError&) {
+    }
+    return out;
+}
+
 void Scenario::validate() const {
     const int n = this->n(), d = this->d();
     if (n < 1 || d < 1) throw InputError("tokens", "need at least one token of width at least 1");

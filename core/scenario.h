@@ -24,6 +24,10 @@ struct PermutationSpec {
     bool isSet() const { return kind != Kind::Identity; }
     /// The permutation of 0..n-1; throws InputError when it is not a bijection of that range.
     Permutation resolve(int n) const;
+    /// The same permutation for n tokens: unchanged when it still resolves; images gain fixed
+    /// points when n grows and keep the first n images when they still form a bijection;
+    /// otherwise the identity.
+    PermutationSpec resizedTo(int n) const;
     bool operator==(const PermutationSpec&) const = default;
 };
 

@@ -101,10 +101,13 @@ std::string largestText(const Matrix<T>& diff) {
     T largest = T(0);
     for (Eigen::Index i = 0; i < diff.size(); ++i)
         largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
-    if constexpr (ScalarOps<T>::exact) return rationalText(largest);
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3g", double(largest));
-    return buffer;
+    if constexpr (ScalarOps<T>::exact) {
+        return rationalText(largest);
+    } else {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.3g", double(largest));
+        return buffer;
+    }
 }
 
 void checkTransform(const Transform& t, const Scenario& s) {

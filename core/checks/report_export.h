@@ -1,0 +1,19 @@
+// A set of verdicts as a document: the JSON of `attnlab-cli check --json` (cli.md) and a Markdown
+// table with each explanation and witness, for the explorer's "Export verdicts".
+#pragma once
+
+#include "checks/property_report.h"
+#include "scalar.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+nlohmann::json checkReportJson(Precision precision, const std::string& backend,
+                               const std::vector<PropertyReport>& reports);
+std::string checkReportMarkdown(const std::string& scenarioName, Precision precision,
+                                const std::string& backend,
+                                const std::vector<PropertyReport>& reports);
+
+} // namespace attnlab

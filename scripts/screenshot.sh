@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Starts the explorer in a real X server (Xvfb) on a scenario (default: the default scenario), lets
+# it compute its views and verdicts, and saves the window as a PNG. Used for the README picture.
+#
+#   bash scripts/screenshot.sh [OUT.png] [SCENARIO]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${1:-$root/docs/screenshot.png}
+scenario=${2:-}
+app=${ATTNLAB_APP:-$root/build/app/attnlab}
+mkdir -p "$(dirname "$out")"
+config=$(mktemp -d) # fresh settings: no remembered geometry or recent files
+trap 'rm -rf "$config"' EXIT
+XDG_CONFIG_HOME=$config QT_QPA_PLATFORM=xcb timeout 120 \
+    xvfb-run -a -s "-screen 0 1700x1000x24" "$app" --screenshot "$out" $scenario
+echo "wrote $out"

@@ -1,0 +1,207 @@
+// Drawing a ViewMatrix with QCustomPlot.
+#include "heatmap_view.h"
+
+#include "color_maps.h"
+
+#include <QEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+namespace {
+
+/// Cell centres of a pooled axis: cell j stands for tokens [j·block, (j+1)·block).
+QCPRange centres(Eigen::Index cells, int block) {
+    const double half = (block - 1) / 2.0;
+    return {half, double(cells - 1) * block + half};
+}
+
+} // namespace
+
+HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), scale_(scale) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    setMinimumSize(180, 160);
+
+    plot_->plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(plot_, title, QFont(font().family(), 9, QFont::Bold));
+    plot_->plotLayout()->addElement(0, 0, title_);
+
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setInterpolate(false);
+    map_->setTightBoundary(false);
+    overlay_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    overlay_->setInterpolate(false);
+    overlay_->setGradient(maskOverlayGradient());
+    overlay_->setDataRange(QCPRange(0, 1));
+    overlay_->setVisible(false);
+
+    colorScale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(1, 1, colorScale_);
+    colorScale_->setType(QCPAxis::atRight);
+    colorScale_->setBarWidth(8);
+    map_->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
+    colorScale_->setGradient(scale == Scale::Sequential ? viridisGradient() : divergingGradient());
+    auto* margins = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    colorScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+
+    plot_->yAxis->setRangeReversed(true);
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->grid()->setVisible(false);
+        axis->setTickLabelFont(QFont(font().family(), 7));
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axis->setTicker(ticker);
+    }
+    plot_->xAxis->setLabel("key / column");
+    plot_->yAxis->setLabel("query / row");
+    plot_->xAxis->setLabelFont(QFont(font().family(), 7));
+    plot_->yAxis->setLabelFont(QFont(font().family(), 7));
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
+    applyPalette();
+    setMatrix({});
+}
+
+void HeatmapView::setTitle(const QString& title) {
+    title_->setText(title);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString HeatmapView::title() const {
+    return title_->text();
+}
+
+void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText) {
+    matrix_ = matrix;
+    const auto& v = matrix_.values;
+    auto* data = map_->data();
+    if (v.size() == 0) {
+        data->setSize(0, 0);
+        map_->setVisible(false);
+        overlay_->setVisible(false);
+        plot_->xAxis->setRange(0, 1);
+        plot_->yAxis->setRange(0, 1);
+        plot_->xAxis->setLabel(emptyText.isEmpty() ? QStringLiteral("key / column") : emptyText);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    plot_->xAxis->setLabel("key / column");
+    map_->setVisible(true);
+    data->setSize(int(v.cols()), int(v.rows()));
+    data->setRange(centres(v.cols(), matrix_.colBlock), centres(v.rows(), matrix_.rowBlock));
+    for (Eigen::Index i = 0; i < v.rows(); ++i)
+        for (Eigen::Index j = 0; j < v.cols(); ++j)
+            data->setCell(int(j), int(i), v(i, j));
+    const double lo = v.minCoeff(), hi = v.maxCoeff();
+    if (scale_ == Scale::Diverging) {
+        const double m = std::max(std::abs(lo), std::abs(hi));
+        map_->setDataRange(m > 0 ? QCPRange(-m, m) : QCPRange(-1, 1));
+    } else {
+        map_->setDataRange(hi > lo ? QCPRange(lo, hi) : QCPRange(lo - 0.5, lo + 0.5));
+    }
+    const double width = double(v.cols()) * matrix_.colBlock;
+    const double height = double(v.rows()) * matrix_.rowBlock;
+    plot_->xAxis->setRange(-0.5, width - 0.5);
+    plot_->yAxis->setRange(-0.5, height - 0.5);
+    for (auto [axis, extent] : {std::pair{plot_->xAxis, width}, std::pair{plot_->yAxis, height}}) {
+        auto ticker = axis->ticker().dynamicCast<QCPAxisTickerFixed>();
+        ticker->setTickStep(extent <= 12 ? 1 : 2);
+    }
+    if (overlay_->data()->keySize() != int(v.cols()) ||
+        overlay_->data()->valueSize() != int(v.rows()))
+        overlay_->setVisible(false);
+    redrawHighlights();
+}
+
+void HeatmapView::setMaskOverlay(const attnlab::BoolMatrix& mask) {
+    const auto& v = matrix_.values;
+    if (mask.size() == 0 || matrix_.pooled() || mask.rows() != v.rows() ||
+        mask.cols() != v.cols()) {
+        overlay_->setVisible(false);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    auto* data = overlay_->data();
+    data->setSize(int(mask.cols()), int(mask.rows()));
+    data->setRange(centres(mask.cols(), 1), centres(mask.rows(), 1));
+    for (Eigen::Index i = 0; i < mask.rows(); ++i)
+        for (Eigen::Index j = 0; j < mask.cols(); ++j)
+            data->setCell(int(j), int(i), mask(i, j) ? 0.0 : 1.0);
+    overlay_->setVisible(true);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::setHighlights(const QList<QPoint>& cells) {
+    highlights_ = cells;
+    redrawHighlights();
+}
+
+void HeatmapView::redrawHighlights() {
+    for (int i = plot_->itemCount() - 1; i >= 0; --i)
+        plot_->removeItem(i);
+    if (matrix_.values.size() > 0) {
+        const QColor outline = palette().color(QPalette::Highlight);
+        for (const QPoint& cell : highlights_) {
+            const int r = cell.x() / matrix_.rowBlock * matrix_.rowBlock;
+            const int c = cell.y() / matrix_.colBlock * matrix_.colBlock;
+            auto* rect = new QCPItemRect(plot_);
+            rect->topLeft->setCoords(c - 0.5, r - 0.5);
+            rect->bottomRight->setCoords(c + matrix_.colBlock - 0.5, r + matrix_.rowBlock - 0.5);
+            rect->setPen(QPen(QColor(230, 0, 60), 2.5));
+            rect->setBrush(Qt::NoBrush);
+            rect->setSelectedPen(QPen(outline, 2.5));
+        }
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString HeatmapView::cellText(int row, int column) const {
+    const auto& v = matrix_.values;
+    const int i = row / matrix_.rowBlock, j = column / matrix_.colBlock;
+    if (row < 0 || column < 0 || i >= v.rows() || j >= v.cols()) return {};
+    const QString value = QString::fromStdString(matrix_.text(i, j));
+    if (!matrix_.pooled()) return QString("[%1, %2] = %3").arg(row).arg(column).arg(value);
+    return QString("rows %1–%2, columns %3–%4: largest |value| %5")
+        .arg(i * matrix_.rowBlock)
+        .arg((i + 1) * matrix_.rowBlock - 1)
+        .arg(j * matrix_.colBlock)
+        .arg((j + 1) * matrix_.colBlock - 1)
+        .arg(value);
+}
+
+void HeatmapView::showTooltip(QMouseEvent* event) {
+    if (matrix_.values.size() == 0) return;
+    const double x = plot_->xAxis->pixelToCoord(event->pos().x());
+    const double y = plot_->yAxis->pixelToCoord(event->pos().y());
+    const QString text = cellText(int(std::floor(y + 0.5)), int(std::floor(x + 0.5)));
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+}
+
+void HeatmapView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) applyPalette();
+    QWidget::changeEvent(event);
+}
+
+void HeatmapView::applyPalette() {
+    const QPalette p = palette();
+    const QColor text = p.color(QPalette::WindowText);
+    plot_->setBackground(p.color(QPalette::Window));
+    plot_->axisRect()->setBackground(p.color(QPalette::Base));
+    title_->setTextColor(text);
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}

@@ -1,0 +1,339 @@
+// The explorer window and its wiring.
+#include "main_window.h"
+
+#include "checks/report_export.h"
+#include "compute_service.h"
+#include "heatmap_view.h"
+#include "model_editor.h"
+#include "presets.h"
+#include "property_panel.h"
+#include "scenario_document.h"
+#include "tokens_editor.h"
+#include "transform_editor.h"
+#include "view_export.h"
+#include "views_panel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+QWidget* scrolled(QWidget* w) {
+    auto* area = new QScrollArea;
+    area->setWidget(w);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), document_(new ScenarioDocument(this)),
+      compute_(new ComputeService(this)), tokens_(new TokensEditor(document_)),
+      model_(new ModelEditor(document_)), transform_(new TransformEditor(document_)),
+      views_(new ViewsPanel), properties_(new PropertyPanel), notes_(new QTextBrowser),
+      error_(new QLabel) {
+    auto* inputs = new QTabWidget;
+    inputs->addTab(tokens_, "Tokens");
+    inputs->addTab(scrolled(model_), "Model && mask");
+    inputs->addTab(transform_, "Transform");
+    inputs->setMinimumWidth(330);
+
+    notes_->setOpenExternalLinks(false);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(properties_);
+    right->addWidget(notes_);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(inputs);
+    splitter->addWidget(views_);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({330, 820, 460});
+
+    error_->setWordWrap(true);
+    error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    error_->setStyleSheet("QLabel { background: #fbe3d0; color: #5a2a00; padding: 6px;"
+                          " border: 1px solid #cc5500; }");
+    error_->hide();
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(error_);
+    layout->addWidget(splitter, 1);
+    setCentralWidget(central);
+    setObjectName("AttnLabMainWindow");
+    splitter->setObjectName("mainSplitter");
+
+    connect(document_, &ScenarioDocument::changed, this, [this] {
+        error_->hide();
+        notes_->setHtml(
+            QString("<h3>%1</h3><p>%2</p>")
+                .arg(QString::fromStdString(document_->scenario().name).toHtmlEscaped(),
+                     QString::fromStdString(document_->scenario().notes).toHtmlEscaped()));
+        updateTitle();
+        compute_->request(document_->state());
+    });
+    connect(document_, &ScenarioDocument::refused, this, &MainWindow::showError);
+    connect(document_, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(compute_, &ComputeService::viewsReady, views_, &ViewsPanel::setViews);
+    connect(compute_, &ComputeService::viewsFailed, this, &MainWindow::showError);
+    connect(compute_, &ComputeService::checksStarted, properties_, &PropertyPanel::start);
+    connect(compute_, &ComputeService::checkReady, this,
+            [this](int i, const attnlab::PropertyReport& r) {
+                properties_->setReport(i, r);
+                if (r.name == "locality") views_->setDependencyReport(&r);
+            });
+    connect(compute_, &ComputeService::checkFailed, properties_, &PropertyPanel::setFailed);
+    connect(compute_, &ComputeService::checksFinished, properties_, &PropertyPanel::finish);
+    // A first look: with nothing selected yet, show why the first failing property fails.
+    connect(compute_, &ComputeService::checksFinished, this, [this] {
+        if (properties_->tree()->currentItem()) return;
+        for (const attnlab::PropertyReport& r : properties_->reports())
+            if (r.verdict == attnlab::Verdict::Fails) {
+                properties_->select(QString::fromStdString(r.name));
+                return;
+            }
+    });
+    connect(properties_, &PropertyPanel::cancelRequested, compute_, &ComputeService::cancelChecks);
+    connect(properties_, &PropertyPanel::witnessSelected, views_, &ViewsPanel::showWitness);
+    connect(model_, &ModelEditor::layerSelected, views_, &ViewsPanel::setLayer);
+    connect(views_, &ViewsPanel::layerChanged, model_, &ModelEditor::setCurrentLayer);
+
+    buildMenus();
+    statusBar()->showMessage("Ready");
+    QSettings settings;
+    resize(1600, 950);
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    splitter->restoreState(settings.value("window/splitter").toByteArray());
+    document_->reset(document_->scenario(), QString());
+}
+
+MainWindow::~MainWindow() {
+    compute_->waitForDone();
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&New (default scenario)", QKeySequence::New, this, [this] {
+        if (confirmDiscard()) openSource(QString("builtin:") + attnlab::kDefaultPreset);
+    });
+    file->addAction("&Open…", QKeySequence::Open, this, [this] {
+        if (!confirmDiscard()) return;
+        const QString path = QFileDialog::getOpenFileName(this, "Open scenario", QString(),
+                                                          "Scenarios (*.json);;All files (*)");
+        if (!path.isEmpty()) openSource(path);
+    });
+    recentMenu_ = file->addMenu("Open &Recent");
+    rebuildRecentMenu();
+    file->addAction("&Save", QKeySequence::Save, this, [this] {
+        QString path = document_->filePath();
+        if (path.isEmpty())
+            path = QFileDialog::getSaveFileName(this, "Save scenario", "scenario.json",
+                                                "Scenarios (*.json)");
+        if (!path.isEmpty()) saveTo(path);
+    });
+    file->addAction("Save &As…", QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Save scenario as", "scenario.json",
+                                                          "Scenarios (*.json)");
+        if (!path.isEmpty()) saveTo(path);
+    });
+    QMenu* exportMenu = file->addMenu("&Export");
+    for (const QString format : {"png", "svg", "pdf"})
+        exportMenu->addAction(QString("Views as %1…").arg(format.toUpper()), this, [this, format] {
+            const QString dir = QFileDialog::getExistingDirectory(this, "Export views into");
+            if (!dir.isEmpty()) exportViews(dir, format);
+        });
+    for (const QString format : {"csv", "npy"})
+        exportMenu->addAction(
+            QString("Matrices as %1…").arg(format.toUpper()), this, [this, format] {
+                const QString dir = QFileDialog::getExistingDirectory(this, "Export matrices into");
+                if (!dir.isEmpty()) exportMatrices(dir, format);
+            });
+    exportMenu->addAction("Verdicts as JSON or Markdown…", this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Export verdicts", "verdicts.json",
+                                                          "JSON (*.json);;Markdown (*.md)");
+        if (!path.isEmpty()) exportVerdicts(path);
+    });
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu("&Edit");
+    QAction* undo = document_->undoStack()->createUndoAction(this, "&Undo");
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = document_->undoStack()->createRedoAction(this, "&Redo");
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction("&Cancel running checks", QKeySequence(Qt::Key_Escape), compute_,
+                    &ComputeService::cancelChecks);
+
+    QMenu* presets = menuBar()->addMenu("&Presets");
+    for (const attnlab::PresetInfo& p : attnlab::builtinPresets()) {
+        const QString name = QString::fromStdString(p.name);
+        presets->addAction(QString("%1 — %2").arg(name, QString::fromStdString(p.title)), this,
+                           [this, name] {
+                               if (confirmDiscard()) openSource("builtin:" + name);
+                           });
+    }
+
+    QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&About AttnLab", this, [this] {
+        QMessageBox::about(this, "About AttnLab",
+                           "AttnLab explores the mathematical properties of transformer attention: "
+                           "build an input, transform it, and see which properties hold on your "
+                           "numbers. The same computations run headless with attnlab-cli.");
+    });
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : recent)
+        recentMenu_->addAction(QFileInfo(path).fileName() + "  —  " + path, this, [this, path] {
+            if (confirmDiscard()) openSource(path);
+        });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+bool MainWindow::openSource(const QString& source) {
+    if (!document_->open(source)) return false;
+    if (!source.startsWith("builtin:")) addRecent(QFileInfo(source).absoluteFilePath());
+    statusBar()->showMessage("Opened " + source, 4000);
+    return true;
+}
+
+bool MainWindow::saveTo(const QString& path) {
+    if (!document_->saveAs(path)) return false;
+    addRecent(QFileInfo(path).absoluteFilePath());
+    statusBar()->showMessage("Saved " + path, 4000);
+    return true;
+}
+
+void MainWindow::exportViews(const QString& directory, const QString& format) {
+    try {
+        int written = 0;
+        for (HeatmapView* v : views_->allViews())
+            if (v->matrix().values.size() > 0) {
+                exportHeatmap(v, QDir(directory).filePath(fileStem(v->title()) + "." + format));
+                ++written;
+            }
+        statusBar()->showMessage(QString("Exported %1 views to %2").arg(written).arg(directory),
+                                 4000);
+    } catch (const std::exception& e) {
+        showError(QString("Export failed: %1").arg(e.what()));
+    }
+}
+
+void MainWindow::exportMatrices(const QString& directory, const QString& format) {
+    try {
+        int written = 0;
+        for (HeatmapView* v : views_->allViews())
+            if (v->matrix().values.size() > 0) {
+                exportMatrix(v->matrix(),
+                             QDir(directory).filePath(fileStem(v->title()) + "." + format));
+                ++written;
+            }
+        statusBar()->showMessage(QString("Exported %1 matrices to %2").arg(written).arg(directory),
+                                 4000);
+    } catch (const std::exception& e) {
+        showError(QString("Export failed: %1").arg(e.what()));
+    }
+}
+
+void MainWindow::exportVerdicts(const QString& path) {
+    const attnlab::Scenario& s = document_->scenario();
+    const auto reports = properties_->reports();
+    const std::string text =
+        path.endsWith(".md", Qt::CaseInsensitive)
+            ? attnlab::checkReportMarkdown(s.name, s.precision, "cpu", reports)
+            : attnlab::checkReportJson(s.precision, "cpu", reports).dump(2) + "\n";
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0 ||
+        !file.commit()) {
+        showError(QString("Export failed: %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    statusBar()->showMessage("Exported verdicts to " + path, 4000);
+}
+
+QString MainWindow::errorText() const {
+    return error_->isVisible() ? error_->text() : QString();
+}
+
+void MainWindow::showError(const QString& message) {
+    error_->setText(message +
+                    "\nNothing you entered was lost; correct the value or undo (Ctrl+Z).");
+    error_->show();
+    statusBar()->showMessage(message, 8000);
+}
+
+void MainWindow::updateTitle() {
+    const QString path = document_->filePath();
+    const QString name = path.isEmpty() ? QString::fromStdString(document_->scenario().name)
+                                        : QFileInfo(path).fileName();
+    setWindowTitle(QString("%1%2 — AttnLab").arg(name, document_->isModified() ? " *" : ""));
+}
+
+bool MainWindow::confirmDiscard() {
+    if (!document_->isModified()) return true;
+    const auto answer = QMessageBox::question(
+        this, "Unsaved changes", "The scenario has unsaved changes. Save them first?",
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) return true;
+    QString path = document_->filePath();
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, "Save scenario", "scenario.json",
+                                            "Scenarios (*.json)");
+    return !path.isEmpty() && saveTo(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmDiscard()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    if (auto* splitter = findChild<QSplitter*>("mainSplitter"))
+        settings.setValue("window/splitter", splitter->saveState());
+    event->accept();
+}

@@ -1,0 +1,65 @@
+// The explorer window: input editors on the left, side-by-side views in the centre, verdicts and
+// the scenario's notes on the right; menus for files, recent files, presets, undo/redo and export;
+// window state remembered between runs. It wires the document, the worker and the panels together.
+#pragma once
+
+#include <QMainWindow>
+
+class QLabel;
+class QMenu;
+class QTextBrowser;
+class ComputeService;
+class ModelEditor;
+class PropertyPanel;
+class ScenarioDocument;
+class TokensEditor;
+class TransformEditor;
+class ViewsPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ScenarioDocument* document() const { return document_; }
+    ComputeService* compute() const { return compute_; }
+    TokensEditor* tokensEditor() const { return tokens_; }
+    ModelEditor* modelEditor() const { return model_; }
+    TransformEditor* transformEditor() const { return transform_; }
+    ViewsPanel* views() const { return views_; }
+    PropertyPanel* properties() const { return properties_; }
+    /// The visible error line ("" when there is none).
+    QString errorText() const;
+
+    bool openSource(const QString& source);
+    bool saveTo(const QString& path);
+    /// Writes every view of the current layer and head as `<dir>/<title>.<format>`.
+    void exportViews(const QString& directory, const QString& format);
+    void exportMatrices(const QString& directory, const QString& format);
+    /// Writes the verdicts as JSON (the CLI's shape) or Markdown, by suffix.
+    void exportVerdicts(const QString& path);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void addRecent(const QString& path);
+    void showError(const QString& message);
+    void updateTitle();
+    /// Asks to save unsaved changes; false when the user cancels.
+    bool confirmDiscard();
+
+    ScenarioDocument* document_;
+    ComputeService* compute_;
+    TokensEditor* tokens_;
+    ModelEditor* model_;
+    TransformEditor* transform_;
+    ViewsPanel* views_;
+    PropertyPanel* properties_;
+    QTextBrowser* notes_;
+    QLabel* error_;
+    QMenu* recentMenu_ = nullptr;
+};

@@ -1,0 +1,68 @@
+// The model half of the input panel: precision, positional method, the layer stack, and for the
+// chosen layer its heads, residual, mixer (kind, scale, tile, decay a, direction, chunk), weights
+// (identity, random with seed and scale, or the given values) and mask. Edits go to the document.
+#pragma once
+
+#include <QWidget>
+
+#include <functional>
+
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLineEdit;
+class QSpinBox;
+class MaskEditor;
+class ScenarioDocument;
+namespace attnlab {
+struct Scenario;
+struct LayerSpec;
+} // namespace attnlab
+
+class ModelEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelEditor(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    int currentLayer() const;
+    void setCurrentLayer(int layer);
+    MaskEditor* maskEditor() const { return mask_; }
+
+signals:
+    /// The layer being edited changed (the views follow it).
+    void layerSelected(int layer);
+
+private:
+    void refresh();
+    /// Applies `change` to a copy of the scenario and sends it as the edit `what`.
+    void editScenario(const QString& what, const std::function<void(attnlab::Scenario&)>& change);
+    void editLayer(const QString& what, const std::function<void(attnlab::LayerSpec&)>& change);
+    /// A text field holding an exact number; empty means "default" where `optional`.
+    QLineEdit* rationalField(const QString& what, bool optional,
+                             const std::function<void(attnlab::LayerSpec&, const QString&)>& set);
+    QWidget* weightRow(int index);
+
+    ScenarioDocument* document_;
+    QComboBox* precision_;
+    QComboBox* positional_;
+    QSpinBox* offset_;
+    QLineEdit* ropeBase_;
+    QCheckBox* alibiCausal_;
+    QSpinBox* layerCount_;
+    QComboBox* layer_;
+    QSpinBox* heads_;
+    QCheckBox* residual_;
+    QComboBox* mixer_;
+    QLineEdit* scale_;
+    QSpinBox* tile_;
+    QLineEdit* decay_;
+    QCheckBox* bidirectional_;
+    QSpinBox* chunk_;
+    struct WeightControls {
+        QComboBox* kind;
+        QSpinBox* seed;
+        QLineEdit* scale;
+    };
+    WeightControls weights_[5];
+    MaskEditor* mask_;
+};

@@ -1,0 +1,198 @@
+// Verdict list and details.
+#include "property_panel.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+using attnlab::PropertyReport;
+using attnlab::Verdict;
+
+namespace {
+
+enum Col { Name, VerdictCol, Deviation, Tolerance, Mode };
+
+QString valueText(const nlohmann::json& v) {
+    return QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+/// Blue for holds and orange for fails: distinguishable with every common colour-vision deficiency,
+/// and each verdict also carries a symbol.
+QColor verdictColour(Verdict v) {
+    switch (v) {
+    case Verdict::Holds:
+        return QColor(33, 102, 172);
+    case Verdict::Fails:
+        return QColor(204, 85, 0);
+    case Verdict::NotApplicable:
+        break;
+    }
+    return QColor(128, 128, 128);
+}
+
+QString verdictLabel(Verdict v) {
+    switch (v) {
+    case Verdict::Holds:
+        return "✓ holds";
+    case Verdict::Fails:
+        return "✗ fails";
+    case Verdict::NotApplicable:
+        break;
+    }
+    return "– not applicable";
+}
+
+QString htmlEscaped(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+} // namespace
+
+PropertyPanel::PropertyPanel(QWidget* parent)
+    : QWidget(parent), tree_(new QTreeWidget), details_(new QTextBrowser),
+      shrink_(new QCheckBox("show the smallest (shrunk) witness")), progress_(new QProgressBar),
+      cancel_(new QPushButton("Cancel")), status_(new QLabel) {
+    tree_->setColumnCount(5);
+    tree_->setHeaderLabels({"property", "verdict", "max deviation", "tolerance", "mode"});
+    tree_->setRootIsDecorated(false);
+    tree_->setAlternatingRowColors(true);
+    tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+    details_->setOpenLinks(false);
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(progress_, 1);
+    progressRow->addWidget(cancel_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(tree_, 3);
+    layout->addLayout(progressRow);
+    layout->addWidget(status_);
+    layout->addWidget(shrink_);
+    layout->addWidget(details_, 2);
+    connect(tree_, &QTreeWidget::itemSelectionChanged, this, &PropertyPanel::showSelected);
+    connect(shrink_, &QCheckBox::toggled, this, &PropertyPanel::showSelected);
+    connect(cancel_, &QPushButton::clicked, this, &PropertyPanel::cancelRequested);
+    finish(false);
+}
+
+void PropertyPanel::start(const QStringList& names) {
+    const QString selected = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
+    reports_.assign(std::size_t(names.size()), std::nullopt);
+    // Keep rows (and the selection) when the same properties are recomputed: no flicker per edit.
+    if (tree_->topLevelItemCount() != names.size()) tree_->clear();
+    for (int i = 0; i < names.size(); ++i) {
+        QTreeWidgetItem* item = tree_->topLevelItem(i);
+        if (!item) item = new QTreeWidgetItem(tree_);
+        item->setText(Name, names[i]);
+        item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
+        item->setText(VerdictCol, "computing…");
+    }
+    progress_->setRange(0, int(names.size()));
+    progress_->setValue(0);
+    progress_->setVisible(true);
+    cancel_->setEnabled(true);
+    status_->clear();
+    if (!selected.isEmpty()) select(selected);
+}
+
+void PropertyPanel::setReport(int index, const PropertyReport& r) {
+    QTreeWidgetItem* item = tree_->topLevelItem(index);
+    if (!item) return;
+    reports_[std::size_t(index)] = r;
+    item->setText(VerdictCol, verdictLabel(r.verdict));
+    item->setForeground(VerdictCol, verdictColour(r.verdict));
+    const bool applicable = r.verdict != Verdict::NotApplicable;
+    item->setText(Deviation, applicable ? valueText(r.maxDeviation) : QString());
+    item->setText(Tolerance, applicable ? valueText(r.tolerance) : QString());
+    item->setText(Mode, r.exact ? "exact" : "float");
+    item->setToolTip(Name, QString::fromStdString(r.explanation));
+    item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
+    progress_->setValue(progress_->value() + 1);
+    if (item->isSelected()) showSelected();
+}
+
+void PropertyPanel::setFailed(int index, const QString& message) {
+    QTreeWidgetItem* item = tree_->topLevelItem(index);
+    if (!item) return;
+    item->setText(VerdictCol, "error");
+    item->setToolTip(VerdictCol, message);
+    item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
+    progress_->setValue(progress_->value() + 1);
+    status_->setText(item->text(Name) + ": " + message);
+}
+
+void PropertyPanel::finish(bool cancelled) {
+    progress_->setVisible(false);
+    cancel_->setEnabled(false);
+    if (cancelled) {
+        for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+            if (!reports_[std::size_t(i)]) tree_->topLevelItem(i)->setText(VerdictCol, "cancelled");
+        status_->setText("Checks cancelled; edit the scenario to run them again.");
+    }
+}
+
+std::vector<PropertyReport> PropertyPanel::reports() const {
+    std::vector<PropertyReport> out;
+    for (const auto& r : reports_)
+        if (r) out.push_back(*r);
+    return out;
+}
+
+const PropertyReport* PropertyPanel::report(const QString& name) const {
+    for (const auto& r : reports_)
+        if (r && QString::fromStdString(r->name) == name) return &*r;
+    return nullptr;
+}
+
+QString PropertyPanel::verdictText(const QString& name) const {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->text(Name) == name) {
+            const auto& r = reports_[std::size_t(i)];
+            return r ? QString(attnlab::verdictName(r->verdict))
+                     : tree_->topLevelItem(i)->text(VerdictCol);
+        }
+    return {};
+}
+
+void PropertyPanel::select(const QString& name) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->text(Name) == name)
+            tree_->setCurrentItem(tree_->topLevelItem(i));
+}
+
+void PropertyPanel::showSelected() {
+    QTreeWidgetItem* item = tree_->currentItem();
+    const int index = item ? tree_->indexOfTopLevelItem(item) : -1;
+    if (index < 0 || !reports_[std::size_t(index)]) {
+        details_->setHtml(item ? "<i>computing…</i>"
+                               : "<i>Select a property to see why it holds or fails.</i>");
+        emit witnessSelected({});
+        return;
+    }
+    const PropertyReport& r = *reports_[std::size_t(index)];
+    QString html = QString("<h3>%1 — <span style='color:%2'>%3</span></h3><p>%4</p>")
+                       .arg(htmlEscaped(r.name), verdictColour(r.verdict).name(),
+                            verdictLabel(r.verdict), htmlEscaped(r.explanation));
+    if (r.verdict != Verdict::NotApplicable)
+        html +=
+            QString("<p><b>max deviation</b> %1, <b>tolerance</b> %2 (%3)<br><small>%4</small></p>")
+                .arg(valueText(r.maxDeviation).toHtmlEscaped(),
+                     valueText(r.tolerance).toHtmlEscaped(), r.exact ? "exact" : "float",
+                     htmlEscaped(r.toleranceRule));
+    if (!r.checked.empty())
+        html += "<p><b>checked</b> <code>" + htmlEscaped(r.checked.dump()) + "</code></p>";
+    const bool useShrunk = shrink_->isChecked() && !r.shrunkWitness.is_null();
+    const nlohmann::json& w = useShrunk ? r.shrunkWitness : r.witness;
+    if (!w.is_null())
+        html += QString("<p><b>%1</b><pre>%2</pre></p>")
+                    .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w.dump(1)));
+    shrink_->setEnabled(!r.shrunkWitness.is_null());
+    details_->setHtml(html);
+    emit witnessSelected(attnlab::witnessCells(r, useShrunk));
+}

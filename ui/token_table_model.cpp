@@ -1,0 +1,62 @@
+// Token table adapter.
+#include "token_table_model.h"
+
+void TokenTableModel::setValues(const attnlab::Matrix<attnlab::Rational>& values) {
+    if (values.rows() == values_.rows() && values.cols() == values_.cols()) {
+        values_ = values;
+        if (values_.size() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        return;
+    }
+    beginResetModel();
+    values_ = values;
+    endResetModel();
+}
+
+int TokenTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(values_.rows());
+}
+
+int TokenTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(values_.cols());
+}
+
+QVariant TokenTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    if (role == Qt::DisplayRole || role == Qt::EditRole)
+        return QString::fromStdString(attnlab::rationalText(values_(index.row(), index.column())));
+    if (role == Qt::ToolTipRole)
+        return QString("≈ %1").arg(attnlab::toDouble(values_(index.row(), index.column())), 0, 'g',
+                                   12);
+    if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant TokenTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole) return {};
+    return orientation == Qt::Horizontal ? QString("d%1").arg(section)
+                                         : QString("x%1").arg(section);
+}
+
+Qt::ItemFlags TokenTableModel::flags(const QModelIndex& index) const {
+    return QAbstractTableModel::flags(index) | Qt::ItemIsEditable;
+}
+
+bool TokenTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (!index.isValid() || role != Qt::EditRole) return false;
+    try {
+        const attnlab::Rational q =
+            attnlab::parseRational(value.toString().trimmed().toStdString());
+        if (q == values_(index.row(), index.column())) return true;
+        attnlab::Matrix<attnlab::Rational> next = values_;
+        next(index.row(), index.column()) = q;
+        emit edited(next, QString("edit token x%1[%2]").arg(index.row()).arg(index.column()));
+        return true;
+    } catch (const std::exception& e) {
+        emit refused(QString("token x%1[%2]: %3 — the previous value is kept")
+                         .arg(index.row())
+                         .arg(index.column())
+                         .arg(QString::fromStdString(e.what())));
+        return false;
+    }
+}

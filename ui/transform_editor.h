@@ -1,0 +1,51 @@
+// The transformation applied to the input: a permutation σ (drag rows to reorder, swap two,
+// reverse, random with seed, or typed in cycle notation), a shift of every position by c, or a
+// perturbation of one token entry. A permutation that is not a bijection is refused with the
+// reason.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QListWidget;
+class QSpinBox;
+class QStackedWidget;
+class QLabel;
+class ScenarioDocument;
+struct ExplorerState;
+namespace attnlab {
+struct PermutationSpec;
+}
+
+class TransformEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit TransformEditor(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    QListWidget* orderList() const { return order_; }
+    QLineEdit* cyclesField() const { return cycles_; }
+    /// Sets σ from cycle notation ("(0 2)(1 3)"); refused (with a message) when not a bijection.
+    void applyCycles(const QString& text);
+    /// Swaps the images of positions i and j.
+    void swap(int i, int j);
+
+private:
+    void refresh();
+    void setPermutation(const attnlab::PermutationSpec& spec, const QString& what);
+    void edit(const ExplorerState& next, const QString& what);
+
+    ScenarioDocument* document_;
+    QComboBox* kind_;
+    QStackedWidget* pages_;
+    QListWidget* order_;
+    QLineEdit* cycles_;
+    QSpinBox* swapA_;
+    QSpinBox* swapB_;
+    QSpinBox* seed_;
+    QSpinBox* shift_;
+    QSpinBox* token_;
+    QSpinBox* feature_;
+    QLineEdit* delta_;
+    QLabel* summary_;
+};
