@@ -77,6 +77,11 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
       scale_(nullptr), tile_(spin(0, 1 << 20, "off")), decay_(nullptr),
       bidirectional_(new QCheckBox("bidirectional")), chunk_(spin(0, 1 << 20, "off")),
       mask_(new MaskEditor) {
+    precision_->setObjectName("precision");
+    positional_->setObjectName("positional");
+    mixer_->setObjectName("mixer");
+    heads_->setObjectName("heads");
+    layerCount_->setObjectName("layerCount");
     precision_->addItems({"float32", "float64", "exact"});
     positional_->addItems({"none", "polynomial", "sinusoidal", "learned", "rope", "alibi"});
     mixer_->addItems({"softmax", "softmax_like", "raw", "ssm"});

@@ -23,6 +23,8 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
       order_(new QListWidget), cycles_(new QLineEdit), swapA_(new QSpinBox), swapB_(new QSpinBox),
       seed_(new QSpinBox), shift_(new QSpinBox), token_(new QSpinBox), feature_(new QSpinBox),
       delta_(new QLineEdit), summary_(new QLabel) {
+    kind_->setObjectName("transformKind");
+    shift_->setObjectName("shift");
     kind_->addItems({"permutation σ", "shift positions by c", "perturb one entry"});
     summary_->setWordWrap(true);
 

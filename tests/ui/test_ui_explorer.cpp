@@ -1,0 +1,224 @@
+// The explorer window driven through its real widgets: it opens on the counterexample with the
+// exact numbers, a typed cell changes the trace, a bad cell is refused, a permutation updates the
+// transformed side, removing positions changes the verdict, undo restores, presets load, a failing
+// property outlines its witness, rapid edits end on the newest one, and views export.
+#include "heatmap_view.h"
+#include "model_editor.h"
+#include "presets.h"
+#include "property_panel.h"
+#include "scenario_document.h"
+#include "scenario_json.h"
+#include "tokens_editor.h"
+#include "transform_editor.h"
+#include "ui_support.h"
+#include "views_panel.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+
+using namespace attnlab;
+
+namespace {
+
+/// Types `text` into the token table's cell editor at (row, col) and presses Enter.
+void typeIntoCell(TokensEditor* editor, int row, int col, const QString& text) {
+    QTableView* table = editor->table();
+    const QModelIndex index = table->model()->index(row, col);
+    table->setCurrentIndex(index);
+    table->edit(index);
+    QLineEdit* line = nullptr; // a refused edit's editor may linger until deleteLater runs
+    for (QLineEdit* e : table->viewport()->findChildren<QLineEdit*>())
+        if (e->isVisible()) line = e;
+    QVERIFY(line);
+    line->selectAll();
+    QTest::keyClicks(line, text);
+    QTest::keyClick(line, Qt::Key_Return);
+    QApplication::processEvents(); // the delegate commits the editor's text in a queued call
+}
+
+void activate(QComboBox* combo, int index) {
+    combo->setCurrentIndex(index);
+    emit combo->activated(index);
+}
+
+} // namespace
+
+class TestUiExplorer : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // settings of the test, not of the user
+    }
+
+    void opensOnTheCounterexampleWithExactNumbers() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        const SideBySide* s = w.views()->current();
+        QVERIFY(s);
+        QCOMPARE(QString::fromStdString(s->largestDifference), QString("5/9"));
+        HeatmapView* original = w.views()->view(ViewsPanel::Output, ViewsPanel::Original);
+        QCOMPARE(original->cellText(1, 0), QString("[1, 0] = 14/9"));
+        HeatmapView* transformed = w.views()->view(ViewsPanel::Output, ViewsPanel::Transformed);
+        QCOMPARE(transformed->cellText(1, 1), QString("[1, 1] = 4/7"));
+        QCOMPARE(w.properties()->verdictText("permutation-equivariance"), QString("fails"));
+        QCOMPARE(w.properties()->verdictText("logit-symmetry"), QString("holds"));
+    }
+
+    void typingACellChangesTheTrace() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        const Eigen::MatrixXd before = w.views()->current()->original.output.values;
+        typeIntoCell(w.tokensEditor(), 0, 1, "1/2");
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(rationalText(w.document()->scenario().tokens.values(0, 1)), std::string("1/2"));
+        QVERIFY(w.views()->current()->original.output.values != before);
+        QVERIFY(w.errorText().isEmpty());
+    }
+
+    void aBadCellIsRefusedAndTheValueKept() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        const Scenario before = w.document()->scenario();
+        typeIntoCell(w.tokensEditor(), 1, 0, "abc");
+        QVERIFY(w.errorText().contains("x1[0]"));
+        QVERIFY(w.errorText().contains("abc"));
+        QCOMPARE(w.document()->scenario(), before);
+        QCOMPARE(w.document()->undoStack()->count(), 0);
+        typeIntoCell(w.tokensEditor(), 1, 0, "nan");
+        QCOMPARE(w.document()->scenario(), before);
+    }
+
+    void aPermutationUpdatesTheTransformedSide() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QLineEdit* cycles = w.transformEditor()->cyclesField();
+        cycles->setText("()");
+        QTest::keyClick(cycles, Qt::Key_Return);
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(QString::fromStdString(w.views()->current()->largestDifference), QString("0"));
+        cycles->setText("(0 1)");
+        QTest::keyClick(cycles, Qt::Key_Return);
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(QString::fromStdString(w.views()->current()->largestDifference), QString("5/9"));
+        cycles->setText("(0 2)"); // not a permutation of 0..1
+        QTest::keyClick(cycles, Qt::Key_Return);
+        QVERIFY(w.errorText().contains("permutation"));
+        QCOMPARE(w.document()->scenario().permutation.cycles, std::string("(0 1)"));
+    }
+
+    void removingThePositionsMakesItEquivariantAndUndoRestores() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        const Scenario before = w.document()->scenario();
+        auto* positional = w.modelEditor()->findChild<QComboBox*>("positional");
+        QVERIFY(positional);
+        activate(positional, 0); // none
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(w.properties()->verdictText("permutation-equivariance"), QString("holds"));
+        QCOMPARE(QString::fromStdString(w.views()->current()->largestDifference), QString("0"));
+        QTest::keySequence(&w, QKeySequence::Undo);
+        QCOMPARE(w.document()->scenario(), before);
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(w.properties()->verdictText("permutation-equivariance"), QString("fails"));
+    }
+
+    void aShiftComparesPositionsOffsetByC() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openSource("builtin:rope-shift"));
+        QVERIFY(waitForIdle(w));
+        activate(w.transformEditor()->findChild<QComboBox*>("transformKind"), 1);
+        QVERIFY(waitForIdle(w));
+        QVERIFY(QString::fromStdString(w.views()->current()->transformedLabel).contains("+ 1"));
+        QCOMPARE(w.document()->transform().kind, Transform::Kind::Shift);
+    }
+
+    void clickingAFailureOutlinesItsWitness() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        w.properties()->select("permutation-equivariance");
+        HeatmapView* diff = w.views()->view(ViewsPanel::Output, ViewsPanel::Difference);
+        QCOMPARE(diff->highlightCount(), 1);
+        w.properties()->select("logit-symmetry"); // holds: no witness
+        QCOMPARE(diff->highlightCount(), 0);
+    }
+
+    void presetsMenuOpensEveryBuiltin() {
+        MainWindow w;
+        QMenu* presets = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->text() == "&Presets") presets = a->menu();
+        QVERIFY(presets);
+        QCOMPARE(std::size_t(presets->actions().size()), builtinPresets().size());
+        for (QAction* a : presets->actions()) {
+            a->trigger();
+            const QString name = a->text().section(" — ", 0, 0);
+            QCOMPARE(w.document()->scenario(), loadScenario("builtin:" + name.toStdString()));
+        }
+    }
+
+    void rapidEditsEndOnTheNewestOne() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QVERIFY(w.openSource("builtin:equivariant-block"));
+        for (int seed = 1; seed <= 25; ++seed) {
+            Scenario next = w.document()->scenario();
+            next.tokens = TokenSpec::random(4, next.d(), std::uint64_t(seed));
+            QVERIFY(w.document()->editScenario(next, "seed"));
+        }
+        QVERIFY(waitForIdle(w));
+        const SideBySide fresh = compareSides(w.document()->scenario(), w.document()->transform());
+        QVERIFY(w.views()->current()->original.output.values == fresh.original.output.values);
+        QVERIFY(w.views()->current()->transformed.output.values == fresh.transformed.output.values);
+    }
+
+    void exportsViewsAndVerdicts() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QTemporaryDir dir;
+        for (const QString format : {"png", "svg"}) {
+            w.exportViews(dir.path(), format);
+            const QFileInfoList files = QDir(dir.path()).entryInfoList({"*." + format});
+            QCOMPARE(files.size(), 11); // 3 x 3 side by side, dependency and bound maps
+            for (const QFileInfo& f : files)
+                QVERIFY2(f.size() > 500, qPrintable(f.fileName()));
+        }
+        w.exportVerdicts(dir.filePath("v.json"));
+        QFile json(dir.filePath("v.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(json.readAll().toStdString());
+        QCOMPARE(j["precision"].get<std::string>(), std::string("exact"));
+        QCOMPARE(j["properties"][0]["name"].get<std::string>(),
+                 std::string("permutation-equivariance"));
+        w.exportVerdicts(dir.filePath("v.md"));
+        QVERIFY(QFileInfo(dir.filePath("v.md")).size() > 100);
+    }
+
+    void saveAndOpenRoundTripThroughTheWindow() {
+        QTemporaryDir dir;
+        MainWindow w;
+        QVERIFY(w.openSource("builtin:sliding-window"));
+        const Scenario s = w.document()->scenario();
+        QVERIFY(w.saveTo(dir.filePath("a.json")));
+        QVERIFY(w.openSource("builtin:causal-model"));
+        QVERIFY(w.openSource(dir.filePath("a.json")));
+        QCOMPARE(w.document()->scenario(), s);
+        QVERIFY(w.windowTitle().contains("a.json"));
+    }
+};
+
+QTEST_MAIN(TestUiExplorer)
+#include "test_ui_explorer.moc"

@@ -1,0 +1,128 @@
+// HeatmapView: draws a matrix cell for cell, shows exact values in tooltips, pools large maps
+// keeping their peaks, outlines witness cells, overlays masks, and exports non-empty PNG, SVG, PDF.
+#include "heatmap_view.h"
+#include "view_export.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+using attnlab::ViewMatrix;
+
+namespace {
+
+ViewMatrix sample() {
+    ViewMatrix m;
+    m.values.resize(2, 3);
+    m.values << 1, 0.5, 1, 14.0 / 9, 7.0 / 9, 1;
+    m.exactText = {"1", "1/2", "1", "14/9", "7/9", "1"};
+    return m;
+}
+
+QCPColorMap* colorMap(HeatmapView& view) {
+    return qobject_cast<QCPColorMap*>(view.plot()->plottable(0));
+}
+
+} // namespace
+
+class TestUiHeatmap : public QObject {
+    Q_OBJECT
+private slots:
+    void drawsEveryCellWithRowZeroAtTheTop() {
+        HeatmapView view("weights", HeatmapView::Scale::Sequential);
+        view.setMatrix(sample());
+        QCPColorMap* map = colorMap(view);
+        QCOMPARE(map->data()->keySize(), 3);
+        QCOMPARE(map->data()->valueSize(), 2);
+        QCOMPARE(map->data()->cell(0, 1), 14.0 / 9); // column 0, row 1
+        QVERIFY(!map->interpolate());
+        QVERIFY(view.plot()->yAxis->rangeReversed());
+        QCOMPARE(map->dataRange().lower, 0.5);
+        QCOMPARE(map->dataRange().upper, 14.0 / 9);
+    }
+
+    void tooltipShowsTheExactValue() {
+        HeatmapView view("weights", HeatmapView::Scale::Sequential);
+        view.setMatrix(sample());
+        QCOMPARE(view.cellText(1, 0), QString("[1, 0] = 14/9"));
+        QCOMPARE(view.cellText(5, 0), QString());
+    }
+
+    void divergingScaleIsCentredOnZero() {
+        HeatmapView view("difference", HeatmapView::Scale::Diverging);
+        ViewMatrix m;
+        m.values = Eigen::MatrixXd{{-0.25, 0.5}};
+        view.setMatrix(m);
+        QCOMPARE(colorMap(view)->dataRange().lower, -0.5);
+        QCOMPARE(colorMap(view)->dataRange().upper, 0.5);
+    }
+
+    void pooledMatrixKeepsTokenAxesAndNamesTheBlock() {
+        HeatmapView view("big", HeatmapView::Scale::Sequential);
+        ViewMatrix m;
+        m.values = Eigen::MatrixXd::Zero(2, 2);
+        m.values(1, 0) = 9;
+        m.rowBlock = m.colBlock = 4; // stands for 8 x 8 tokens
+        view.setMatrix(m);
+        QCOMPARE(view.plot()->xAxis->range().upper, 7.5);
+        QVERIFY(view.cellText(5, 2).contains("rows 4–7, columns 0–3"));
+        QVERIFY(view.cellText(5, 2).contains("9"));
+    }
+
+    void outlinesWitnessCellsAndOverlaysTheMask() {
+        HeatmapView view("weights", HeatmapView::Scale::Sequential);
+        view.setMatrix(sample());
+        view.setHighlights({QPoint(1, 0)});
+        QCOMPARE(view.highlightCount(), 1);
+        QCOMPARE(view.plot()->itemCount(), 1);
+        view.setHighlights({});
+        QCOMPARE(view.plot()->itemCount(), 0);
+        attnlab::BoolMatrix mask(2, 3);
+        mask << true, false, false, true, true, false;
+        view.setMaskOverlay(mask);
+        auto* overlay = qobject_cast<QCPColorMap*>(view.plot()->plottable(1));
+        QVERIFY(overlay->visible());
+        QCOMPARE(overlay->data()->cell(1, 0), 1.0); // row 0, column 1 is masked
+        QCOMPARE(overlay->data()->cell(0, 0), 0.0);
+    }
+
+    void exportsNonEmptyImages_data() {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("png") << "png" << QByteArray("\x89PNG");
+        QTest::newRow("svg") << "svg" << QByteArray("<?xml");
+        QTest::newRow("pdf") << "pdf" << QByteArray("%PDF");
+    }
+    void exportsNonEmptyImages() {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, magic);
+        QTemporaryDir dir;
+        HeatmapView view("weights", HeatmapView::Scale::Sequential);
+        view.resize(400, 300);
+        view.setMatrix(sample());
+        const QString path = dir.filePath("view." + suffix);
+        exportHeatmap(&view, path);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY2(bytes.size() > 500, qPrintable(QString::number(bytes.size())));
+        QVERIFY(bytes.startsWith(magic));
+        if (suffix == "svg") QVERIFY(bytes.contains("<svg"));
+    }
+
+    void exportsTheMatrixAsCsvAndNpy() {
+        QTemporaryDir dir;
+        exportMatrix(sample(), dir.filePath("m.csv"));
+        QFile csv(dir.filePath("m.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readLine().trimmed(), QByteArray("1,0.5,1"));
+        exportMatrix(sample(), dir.filePath("m.npy"));
+        QFile npy(dir.filePath("m.npy"));
+        QVERIFY(npy.open(QIODevice::ReadOnly));
+        QVERIFY(npy.readAll().startsWith("\x93NUMPY"));
+    }
+};
+
+QTEST_MAIN(TestUiHeatmap)
+#include "test_ui_heatmap.moc"

@@ -1,0 +1,15 @@
+// Helpers shared by the ui tests: waiting for the explorer's worker to answer the newest edit.
+#pragma once
+
+#include "compute_service.h"
+#include "main_window.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+/// Processes events until the worker has answered the newest request (views and verdicts).
+inline bool waitForIdle(MainWindow& window, int timeoutMs = 60000) {
+    QSignalSpy idle(window.compute(), &ComputeService::idle);
+    if (!window.compute()->isBusy()) return true;
+    return idle.wait(timeoutMs) || !window.compute()->isBusy();
+}
