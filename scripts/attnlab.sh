@@ -2,7 +2,7 @@
 # The two set-up commands of the README: installs what is missing on Debian 12 (as root, or via
 # sudo), configures and builds into build/, then either runs the main job or the whole test suite.
 #
-#   bash scripts/attnlab.sh run    # build, then open AttnLab on the default scenario
+#   bash scripts/attnlab.sh run [SCENARIO]  # build, then open the explorer (default scenario)
 #   bash scripts/attnlab.sh test   # build, then run every test (ctest)
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags).
@@ -45,6 +45,11 @@ cmake --build "$build" -j "$jobs"
 if [ "$mode" = test ]; then
     export QT_QPA_PLATFORM=offscreen
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
+elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    exec "$build/app/attnlab" "${@:2}"
 else
+    echo "== no display (DISPLAY and WAYLAND_DISPLAY are unset): the explorer needs a desktop session."
+    echo "   Drawing it under Xvfb instead; the picture is $build/attnlab-screenshot.png"
+    ATTNLAB_APP="$build/app/attnlab" bash "$root/scripts/screenshot.sh" "$build/attnlab-screenshot.png" "${@:2}"
     "$build/app/attnlab-cli" run builtin:positional-counterexample
 fi
