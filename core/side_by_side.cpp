@@ -136,13 +136,15 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     case Transform::Kind::Permutation:
         transformed = model.forward(sigma.applyRows(x));
         carry.sigma = &sigma;
-        out.transformedLabel = "f(P X), σ = " + sigma.cycles();
+        out.transformedLabel = "f(P X)";
+        out.transformText = "σ = " + sigma.cycles();
         out.differenceLabel = "f(P X) − P f(X)";
         break;
     case Transform::Kind::Shift:
         transformed = model.forward(x, Maps::Keep, t.shift);
         out.transformedLabel = "f(X), positions + " + std::to_string(t.shift);
         out.differenceLabel = "shifted − unshifted";
+        out.transformText = t.describe();
         break;
     case Transform::Kind::Perturbation: {
         Matrix<T> xp = x;
@@ -150,6 +152,7 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         transformed = model.forward(xp);
         out.transformedLabel = "f(X'), " + t.describe();
         out.differenceLabel = "f(X') − f(X)";
+        out.transformText = t.describe();
         break;
     }
     }

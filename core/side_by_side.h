@@ -48,6 +48,7 @@ struct SideBySide {
     std::vector<std::vector<int>> maskedRows; // per layer: rows with no allowed key
     std::string transformedLabel;             // "f(P X)", "f(X) at positions + 3", ...
     std::string differenceLabel;              // "f(P X) - P f(X)", ...
+    std::string transformText;                // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
     std::string largestDifference;            // largest |entry| of the output difference, as text
     std::vector<std::string> warnings;
 };

@@ -26,12 +26,21 @@ std::vector<attnlab::CheckSpec> ComputeService::panelChecks(const attnlab::Scena
 }
 
 void ComputeService::request(const ExplorerState& state) {
+    schedule(state, false);
+}
+
+void ComputeService::runAllChecks() {
+    schedule(last_, true);
+}
+
+void ComputeService::schedule(const ExplorerState& state, bool allChecks) {
+    last_ = state;
     if (cancelled_) *cancelled_ = true;
     cancelled_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++generation_;
     busy_ = true;
-    pool_.start([this, generation, state, cancelled = cancelled_] {
-        if (generation == generation_) run(generation, state, cancelled);
+    pool_.start([this, generation, state, allChecks, cancelled = cancelled_] {
+        if (generation == generation_) run(generation, state, allChecks, cancelled);
     });
 }
 
@@ -53,7 +62,7 @@ void ComputeService::post(quint64 generation, F&& deliver) {
         Qt::QueuedConnection);
 }
 
-void ComputeService::run(quint64 generation, const ExplorerState& state,
+void ComputeService::run(quint64 generation, const ExplorerState& state, bool allChecks,
                          std::shared_ptr<std::atomic<bool>> cancelled) {
     try {
         auto views = std::make_shared<const attnlab::SideBySide>(
@@ -70,13 +79,17 @@ void ComputeService::run(quint64 generation, const ExplorerState& state,
     }
 
     const std::vector<attnlab::CheckSpec> checks = panelChecks(state.scenario);
-    QStringList names;
-    for (const auto& c : checks)
-        names << QString::fromStdString(c.name);
-    post(generation, [this, names] { emit checksStarted(names); });
+    const std::size_t automatic = allChecks || state.scenario.n() <= kAutomaticCheckLimit
+                                      ? checks.size()
+                                      : state.scenario.checks.size();
+    QStringList names, deferred;
+    for (std::size_t i = 0; i < checks.size(); ++i)
+        (i < automatic ? names : deferred) << QString::fromStdString(checks[i].name);
+    names << deferred;
+    post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
     const auto stop = [&] { return cancelled->load() || generation != generation_; };
     bool wasCancelled = false;
-    for (std::size_t i = 0; i < checks.size() && !wasCancelled; ++i) {
+    for (std::size_t i = 0; i < automatic && !wasCancelled; ++i) {
         try {
             auto reports = attnlab::runChecks(state.scenario, {checks[i]}, 0, stop);
             post(generation,

@@ -26,6 +26,11 @@ public:
     /// The checks the panel shows for a scenario: its own (with their parameters) first, then
     /// every other property with default parameters.
     static std::vector<attnlab::CheckSpec> panelChecks(const attnlab::Scenario& scenario);
+    /// Up to this many tokens every property runs on each edit; above it only the scenario's own
+    /// checks do, and the rest wait for `runAllChecks` (some sweep n perturbations of n tokens).
+    static constexpr int kAutomaticCheckLimit = 128;
+    /// Runs every property of the panel for the current state, whatever its size.
+    void runAllChecks();
     bool isBusy() const { return busy_; }
     /// Blocks until the worker is idle (tests and shutdown).
     void waitForDone();
@@ -33,7 +38,8 @@ public:
 signals:
     void viewsReady(std::shared_ptr<const attnlab::SideBySide> views);
     void viewsFailed(const QString& message);
-    void checksStarted(const QStringList& names);
+    /// The panel's properties; `deferred` lists those not run automatically (large n).
+    void checksStarted(const QStringList& names, const QStringList& deferred);
     void checkReady(int index, const attnlab::PropertyReport& report);
     void checkFailed(int index, const QString& message);
     void checksFinished(bool cancelled);
@@ -41,7 +47,8 @@ signals:
     void idle();
 
 private:
-    void run(quint64 generation, const ExplorerState& state,
+    void schedule(const ExplorerState& state, bool allChecks);
+    void run(quint64 generation, const ExplorerState& state, bool allChecks,
              std::shared_ptr<std::atomic<bool>> cancelled);
     /// Runs `deliver` on the GUI thread if `generation` is still the newest.
     template <class F>
@@ -51,4 +58,5 @@ private:
     std::atomic<quint64> generation_{0};
     std::shared_ptr<std::atomic<bool>> cancelled_;
     bool busy_ = false;
+    ExplorerState last_;
 };

@@ -53,9 +53,6 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
         axis->grid()->setVisible(false);
         axis->setTickLabelFont(QFont(font().family(), 7));
-        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-        axis->setTicker(ticker);
     }
     plot_->xAxis->setLabel("key / column");
     plot_->yAxis->setLabel("query / row");
@@ -108,9 +105,17 @@ void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& em
     const double height = double(v.rows()) * matrix_.rowBlock;
     plot_->xAxis->setRange(-0.5, width - 0.5);
     plot_->yAxis->setRange(-0.5, height - 0.5);
+    // Every token index for small inputs; a few round indices for large ones.
     for (auto [axis, extent] : {std::pair{plot_->xAxis, width}, std::pair{plot_->yAxis, height}}) {
-        auto ticker = axis->ticker().dynamicCast<QCPAxisTickerFixed>();
-        ticker->setTickStep(extent <= 12 ? 1 : 2);
+        if (extent <= 16) {
+            auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
+            fixed->setTickStep(1);
+            axis->setTicker(fixed);
+        } else {
+            auto automatic = QSharedPointer<QCPAxisTicker>::create();
+            automatic->setTickCount(4);
+            axis->setTicker(automatic);
+        }
     }
     if (overlay_->data()->keySize() != int(v.cols()) ||
         overlay_->data()->valueSize() != int(v.rows()))

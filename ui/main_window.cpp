@@ -119,6 +119,7 @@ MainWindow::MainWindow(QWidget* parent)
             }
     });
     connect(properties_, &PropertyPanel::cancelRequested, compute_, &ComputeService::cancelChecks);
+    connect(properties_, &PropertyPanel::runAllRequested, compute_, &ComputeService::runAllChecks);
     connect(properties_, &PropertyPanel::witnessSelected, views_, &ViewsPanel::showWitness);
     connect(model_, &ModelEditor::layerSelected, views_, &ViewsPanel::setLayer);
     connect(views_, &ViewsPanel::layerChanged, model_, &ModelEditor::setCurrentLayer);

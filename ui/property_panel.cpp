@@ -18,7 +18,9 @@ namespace {
 
 enum Col { Name, VerdictCol, Deviation, Tolerance, Mode };
 
+/// Exact values as given ("5/9"), float values to 4 significant digits.
 QString valueText(const nlohmann::json& v) {
+    if (v.is_number()) return QString::number(v.get<double>(), 'g', 4);
     return QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
 }
 
@@ -57,7 +59,7 @@ QString htmlEscaped(const std::string& s) {
 PropertyPanel::PropertyPanel(QWidget* parent)
     : QWidget(parent), tree_(new QTreeWidget), details_(new QTextBrowser),
       shrink_(new QCheckBox("show the smallest (shrunk) witness")), progress_(new QProgressBar),
-      cancel_(new QPushButton("Cancel")), status_(new QLabel) {
+      cancel_(new QPushButton("Cancel")), runAll_(new QPushButton("Run all")), status_(new QLabel) {
     tree_->setColumnCount(5);
     tree_->setHeaderLabels({"property", "verdict", "max deviation", "tolerance", "mode"});
     tree_->setRootIsDecorated(false);
@@ -68,6 +70,10 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
     progressRow->addWidget(cancel_);
+    progressRow->addWidget(runAll_);
+    runAll_->setToolTip("Run the properties that large inputs do not run on every edit");
+    runAll_->hide();
+    status_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(tree_, 3);
@@ -78,10 +84,11 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     connect(tree_, &QTreeWidget::itemSelectionChanged, this, &PropertyPanel::showSelected);
     connect(shrink_, &QCheckBox::toggled, this, &PropertyPanel::showSelected);
     connect(cancel_, &QPushButton::clicked, this, &PropertyPanel::cancelRequested);
+    connect(runAll_, &QPushButton::clicked, this, &PropertyPanel::runAllRequested);
     finish(false);
 }
 
-void PropertyPanel::start(const QStringList& names) {
+void PropertyPanel::start(const QStringList& names, const QStringList& deferred) {
     const QString selected = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
     reports_.assign(std::size_t(names.size()), std::nullopt);
     // Keep rows (and the selection) when the same properties are recomputed: no flicker per edit.
@@ -91,13 +98,20 @@ void PropertyPanel::start(const QStringList& names) {
         if (!item) item = new QTreeWidgetItem(tree_);
         item->setText(Name, names[i]);
         item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
-        item->setText(VerdictCol, "computing…");
+        item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : "computing…");
+        for (int c = Deviation; c <= Mode; ++c)
+            item->setText(c, QString());
     }
-    progress_->setRange(0, int(names.size()));
+    progress_->setRange(0, int(names.size() - deferred.size()));
     progress_->setValue(0);
     progress_->setVisible(true);
     cancel_->setEnabled(true);
-    status_->clear();
+    runAll_->setVisible(!deferred.isEmpty());
+    status_->setText(deferred.isEmpty()
+                         ? QString()
+                         : QString("%1 properties sweep every token and are not run on each edit "
+                                   "at this size: press Run all.")
+                               .arg(deferred.size()));
     if (!selected.isEmpty()) select(selected);
 }
 

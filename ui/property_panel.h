@@ -24,7 +24,8 @@ class PropertyPanel : public QWidget {
 public:
     explicit PropertyPanel(QWidget* parent = nullptr);
 
-    void start(const QStringList& names);
+    /// New rows for `names`; those in `deferred` are not run until "Run all" is pressed.
+    void start(const QStringList& names, const QStringList& deferred = {});
     void setReport(int index, const attnlab::PropertyReport& report);
     void setFailed(int index, const QString& message);
     void finish(bool cancelled);
@@ -39,10 +40,12 @@ public:
     QTreeWidget* tree() const { return tree_; }
     QCheckBox* shrinkBox() const { return shrink_; }
     QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* runAllButton() const { return runAll_; }
 
 signals:
     void witnessSelected(const std::vector<attnlab::WitnessCell>& cells);
     void cancelRequested();
+    void runAllRequested();
 
 private:
     void showSelected();
@@ -52,6 +55,7 @@ private:
     QCheckBox* shrink_;
     QProgressBar* progress_;
     QPushButton* cancel_;
+    QPushButton* runAll_;
     QLabel* status_;
     std::vector<std::optional<attnlab::PropertyReport>> reports_;
 };

@@ -23,8 +23,14 @@ int TokenTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant TokenTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
-    if (role == Qt::DisplayRole || role == Qt::EditRole)
-        return QString::fromStdString(attnlab::rationalText(values_(index.row(), index.column())));
+    const attnlab::Rational& q = values_(index.row(), index.column());
+    if (role == Qt::EditRole) return QString::fromStdString(attnlab::rationalText(q));
+    if (role == Qt::DisplayRole) {
+        // Small fractions read best as written (1/3); drawn floats as decimals (0.5057; the cell
+        // editor and tooltip keep every digit).
+        if (q.get_den() < 1000) return QString::fromStdString(attnlab::rationalText(q));
+        return QString::number(attnlab::toDouble(q), 'g', 4);
+    }
     if (role == Qt::ToolTipRole)
         return QString("≈ %1").arg(attnlab::toDouble(values_(index.row(), index.column())), 0, 'g',
                                    12);

@@ -59,7 +59,7 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
       table_(new QTableView(this)), source_(new QLabel(this)), generator_(new QComboBox(this)),
       rows_(new QSpinBox(this)), cols_(new QSpinBox(this)), seed_(new QSpinBox(this)) {
     table_->setModel(model_);
-    table_->horizontalHeader()->setDefaultSectionSize(58);
+    table_->horizontalHeader()->setDefaultSectionSize(64);
     table_->verticalHeader()->setDefaultSectionSize(22);
     table_->installEventFilter(this);
     source_->setWordWrap(true);

@@ -62,8 +62,13 @@ ViewsPanel::ViewsPanel(QWidget* parent)
             const auto scale =
                 c == Difference ? HeatmapView::Scale::Diverging : HeatmapView::Scale::Sequential;
             views_[r][c] = new HeatmapView(kRowNames[r], scale);
+            views_[r][c]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
             grid->addWidget(views_[r][c], r, c);
         }
+    for (int i = 0; i < 3; ++i) {
+        grid->setColumnStretch(i, 1);
+        grid->setRowStretch(i, 1);
+    }
 
     auto* dep = new QWidget;
     auto* depLayout = new QGridLayout(dep);
@@ -155,14 +160,14 @@ void ViewsPanel::redraw() {
         views_[Output][c]->setMatrix(lv.output);
         if (c != Difference && l < s.masks.size()) views_[Weights][c]->setMaskOverlay(s.masks[l]);
     }
+    const QString transform = QString::fromStdString(s.transformText);
     summary_->setText(
-        QString("layer %1 head %2 · S scores, A weights (masked keys greyed) · "
-                "largest |%3| = %4 (%5)")
-            .arg(l)
-            .arg(h)
-            .arg(QString::fromStdString(s.differenceLabel),
+        QString("%1 · largest |%2| = %3 (%4) · masked keys greyed in A")
+            .arg(fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
+                 QString::fromStdString(s.differenceLabel),
                  QString::fromStdString(s.largestDifference),
                  QString::fromStdString(std::string(attnlab::precisionName(s.precision)))));
+    summary_->setToolTip(transform);
     QStringList warnings;
     for (const auto& w : s.warnings)
         warnings << QString::fromStdString(w);
