@@ -103,7 +103,7 @@ std::string largestText(const Matrix<T>& diff) {
         largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
     if constexpr (ScalarOps<T>::exact) return rationalText(largest);
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3g", double(largest));
+    std::snprintf(buffer, sizeof buffer, "%.3g", ScalarOps<T>::toDouble(largest));
     return buffer;
 }
 
