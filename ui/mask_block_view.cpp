@@ -94,16 +94,18 @@ void MaskBlockView::refresh() {
     map_ = attnlab::classifyTiles(mask_, tile_->value()); // the spin box refuses tile < 1
     grid_->setTiles(static_cast<int>(mask_.rows()), map_);
     const QPalette& p = palette();
+    const bool ragged = mask_.rows() % map_.tile != 0;
     summary_->setText(
-        tr("%1 full · %2 partial · %3 empty of %4 tiles (%5×%5)<br>"
-           "<b>%6%</b> of tiles skipped · <b>%7%</b> of entries allowed")
+        tr("%1 tiles of %2×%2%3<br>%4 full · %5 partial · %6 empty<br>"
+           "<b>%7%</b> of tiles skipped · <b>%8%</b> of entries allowed")
+            .arg(map_.tiles())
+            .arg(map_.tile)
+            .arg(ragged ? tr(" (the last row and column ragged)") : QString())
             .arg(mask_palette::swatch(mask_palette::allowed(p)) + QString::number(map_.full))
             .arg(mask_palette::swatch(mask_palette::allowed(p), "&#9640;") +
                  QString::number(map_.partial))
             .arg(mask_palette::swatch(p.color(QPalette::WindowText), "&#9633;") +
                  QString::number(map_.empty))
-            .arg(map_.tiles())
-            .arg(map_.tile)
             .arg(100.0 * map_.skippedFraction(), 0, 'f', 1)
             .arg(100.0 * map_.allowedFraction(), 0, 'f', 1));
 }

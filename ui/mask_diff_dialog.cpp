@@ -17,8 +17,9 @@
 using namespace attnlab;
 
 namespace {
+// Core text for a rich-text label ("s−3 < t ≤ s" must not open a tag).
 QString fromStd(const std::string& text) {
-    return QString::fromStdString(text);
+    return QString::fromStdString(text).toHtmlEscaped();
 }
 } // namespace
 
@@ -31,7 +32,7 @@ MaskDiffDialog::MaskDiffDialog(QWidget* parent)
     preset_->setObjectName("preset");
     preset_->addItem(tr("current mask vs another mask"));
     for (const ConventionPair& pair : conventionPairs())
-        preset_->addItem(fromStd(pair.title));
+        preset_->addItem(QString::fromStdString(pair.title));
     parameter_->setObjectName("parameter");
     parameter_->setRange(1, 4096);
     parameter_->setValue(3);
@@ -63,7 +64,7 @@ MaskDiffDialog::MaskDiffDialog(QWidget* parent)
     connect(preset_, &QComboBox::currentIndexChanged, this, &MaskDiffDialog::refresh);
     connect(parameter_, &QSpinBox::valueChanged, this, &MaskDiffDialog::refresh);
     connect(other_, &MaskKindForm::specEdited, this, &MaskDiffDialog::refresh);
-    resize(460, 640);
+    resize(480, 720);
     refresh();
 }
 
@@ -107,7 +108,8 @@ void MaskDiffDialog::compare(const MaskSpec& a, const MaskSpec& b, const QString
     } catch (const InputError& e) {
         diff_ = {};
         view_->setDiff(diff_);
-        counts_->setText(tr("<b>Cannot compare</b>: %1").arg(QString::fromUtf8(e.what())));
+        counts_->setText(
+            tr("<b>Cannot compare</b>: %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
         return;
     }
     view_->setDiff(diff_);

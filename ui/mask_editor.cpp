@@ -39,6 +39,8 @@ MaskEditor::MaskEditor(QWidget* parent)
     form_->setObjectName("maskForm");
     description_->setObjectName("description");
     description_->setWordWrap(true);
+    for (QLabel* label : {description_, error_, warning_})
+        label->setTextFormat(Qt::PlainText);
     description_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setObjectName("error");
     error_->setWordWrap(true);

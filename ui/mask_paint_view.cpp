@@ -49,13 +49,17 @@ void MaskPaintView::paintOverlay(QPainter& painter) {
         const QRectF band(grid.left(), row.top(), grid.width(), std::max(row.height(), 1.0));
         painter.fillRect(band, QBrush(warning, Qt::BDiagPattern));
         if (row.height() >= 4) painter.drawRect(band.adjusted(0.5, 0.5, -0.5, -0.5));
-        // A marker in the margin, left of the row labels' column.
-        const double y = band.center().y(), h = std::clamp(row.height(), 4.0, 10.0);
-        painter.setBrush(warning);
-        painter.drawPolygon(QPolygonF{QPointF(grid.left() - 2, y),
-                                      QPointF(grid.left() - 2 - h * 0.6, y - h / 2),
-                                      QPointF(grid.left() - 2 - h * 0.6, y + h / 2)});
-        painter.setBrush(Qt::NoBrush);
+        // The row's label turned into a badge: white on vermillion.
+        const QFontMetrics fm = fontMetrics();
+        const double labelWidth = fm.horizontalAdvance(QString::number(tokenCount() - 1)) + 6;
+        const QRectF badge(grid.left() - labelWidth - 1, band.top(), labelWidth, band.height());
+        painter.fillRect(badge, warning);
+        if (band.height() >= fm.height() * 0.8) {
+            painter.setPen(Qt::white);
+            painter.drawText(badge.adjusted(0, 0, -3, 0), Qt::AlignRight | Qt::AlignVCenter,
+                             QString::number(s));
+            painter.setPen(QPen(warning, 1.5));
+        }
     }
 }
 

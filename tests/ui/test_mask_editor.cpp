@@ -268,7 +268,28 @@ private slots:
         const QPixmap picture = f.editor.grab();
         QVERIFY(!picture.isNull());
         const QString path = qEnvironmentVariable("ATTNLAB_MASK_EDITOR_PNG");
-        if (!path.isEmpty()) QVERIFY(picture.save(path));
+        if (path.isEmpty()) return;
+        QVERIFY(picture.save(path));
+        // The same in a dark palette, and the diff dialog on the causal-window preset.
+        const QString stem = path.chopped(path.endsWith(".png") ? 4 : 0);
+        QPalette dark;
+        for (auto [role, rgb] : {std::pair{QPalette::Window, 0x2b2b2b},
+                                 {QPalette::WindowText, 0xdddddd},
+                                 {QPalette::Base, 0x1e1e1e},
+                                 {QPalette::Text, 0xdddddd},
+                                 {QPalette::Button, 0x3a3a3a},
+                                 {QPalette::ButtonText, 0xdddddd},
+                                 {QPalette::Highlight, 0x2a82da},
+                                 {QPalette::Mid, 0x555555}})
+            dark.setColor(role, QColor::fromRgb(QRgb(rgb)));
+        f.editor.setPalette(dark);
+        QVERIFY(f.editor.grab().save(stem + "_dark.png"));
+        f.editor.setMask(MaskSpec::causal(), 10);
+        f.child<QPushButton>("compare")->click();
+        auto* dialog = f.editor.findChild<MaskDiffDialog*>();
+        dialog->choosePreset(2);
+        QCoreApplication::processEvents(); // let the layout fit the new texts
+        QVERIFY(dialog->grab().save(stem + "_diff.png"));
     }
 };
 
