@@ -4,8 +4,10 @@
 
 #include "mask_palette.h"
 
+#include <QHelpEvent>
 #include <QImage>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -63,6 +65,22 @@ QPoint CellGridView::cellAt(QPointF pos) const {
     const int t = std::min(n_ - 1, int((pos.x() - g.grid.left()) / g.cell));
     const int s = std::min(n_ - 1, int((pos.y() - g.grid.top()) / g.cell));
     return {t, s};
+}
+
+bool CellGridView::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QPoint cell = cellAt(help->pos());
+    if (cell.x() < 0) {
+        QToolTip::hideText();
+        event->ignore();
+        return true;
+    }
+    QToolTip::showText(
+        help->globalPos(),
+        tr("query %1, key %2: %3").arg(cell.y()).arg(cell.x()).arg(cellText(cell.y(), cell.x())),
+        this);
+    return true;
 }
 
 QColor CellGridView::flatColor(unsigned char category) const {

@@ -25,12 +25,15 @@ public:
 protected:
     /// The fill of a category when cells are drawn one by one (patterns allowed).
     virtual QBrush cellBrush(unsigned char category) const = 0;
+    /// The hover text of cell (s, t), after "query s, key t".
+    virtual QString cellText(int s, int t) const = 0;
     /// Drawn after the cells (row markers, tile borders); cellRect() places things.
     virtual void paintOverlay(QPainter& painter) { Q_UNUSED(painter); }
     unsigned char category(int s, int t) const { return cats_[std::size_t(s) * n_ + t]; }
     /// The rectangle the cells occupy.
     QRectF gridRect() const;
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     struct Geometry {

@@ -39,6 +39,10 @@ protected:
         }
         return {};
     }
+    QString cellText(int s, int t) const override {
+        const QString states[] = {tr("empty"), tr("partial"), tr("full")};
+        return tr("tile (%1, %2) is %3").arg(s / tile_).arg(t / tile_).arg(states[category(s, t)]);
+    }
     void paintOverlay(QPainter& painter) override {
         const int n = tokenCount();
         const QRectF grid = gridRect();

@@ -28,3 +28,17 @@ QBrush MaskDiffView::cellBrush(unsigned char category) const {
     }
     return {};
 }
+
+QString MaskDiffView::cellText(int s, int t) const {
+    switch (DiffCell(category(s, t))) {
+    case DiffCell::Neither:
+        return tr("blocked in both");
+    case DiffCell::Both:
+        return tr("allowed in both");
+    case DiffCell::OnlyA:
+        return tr("allowed only in A");
+    case DiffCell::OnlyB:
+        return tr("allowed only in B");
+    }
+    return {};
+}

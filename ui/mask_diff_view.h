@@ -14,4 +14,5 @@ public:
 
 protected:
     QBrush cellBrush(unsigned char category) const override;
+    QString cellText(int s, int t) const override;
 };

@@ -11,7 +11,6 @@
 MaskPaintView::MaskPaintView(QWidget* parent) : CellGridView(parent) {
     setMouseTracking(false);
     setCursor(Qt::CrossCursor);
-    setToolTip(tr("Click or drag to toggle cells (query s, key t)"));
 }
 
 void MaskPaintView::setMask(const attnlab::BoolMatrix& cells) {
@@ -37,6 +36,10 @@ void MaskPaintView::refreshCells() {
 
 QBrush MaskPaintView::cellBrush(unsigned char category) const {
     return category ? mask_palette::allowed(palette()) : mask_palette::blocked(palette());
+}
+
+QString MaskPaintView::cellText(int s, int t) const {
+    return cells_(s, t) ? tr("allowed (click to block)") : tr("blocked (click to allow)");
 }
 
 void MaskPaintView::paintOverlay(QPainter& painter) {

@@ -22,6 +22,7 @@ signals:
 
 protected:
     QBrush cellBrush(unsigned char category) const override;
+    QString cellText(int s, int t) const override;
     void paintOverlay(QPainter& painter) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;

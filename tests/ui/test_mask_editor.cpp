@@ -259,6 +259,21 @@ private slots:
         QCOMPARE(dialog->diff().onlyA, 45LL);
     }
 
+    void largeMaskKeepsThinBandsVisible() {
+        // 2000 tokens in a few hundred pixels: drawn at screen resolution, and the one-cell
+        // diagonal of window(0) still shows (a pixel shows "allowed" if any of its cells is).
+        Fixture f(MaskSpec::window(0), 2000);
+        const QImage image = f.paint->grab().toImage();
+        QVERIFY(f.paint->cellRect(0, 0).width() < 1);
+        const QColor allowed = f.paint->palette().color(QPalette::Highlight);
+        const QColor blocked = f.paint->palette().color(QPalette::Base);
+        for (int s : {10, 700, 1500, 1990}) {
+            QCOMPARE(image.pixelColor(f.paint->cellRect(s, s).center().toPoint()), allowed);
+            QCOMPARE(image.pixelColor(f.paint->cellRect(s, (s + 1000) % 2000).center().toPoint()),
+                     blocked);
+        }
+    }
+
     void picture() {
         Fixture f(MaskSpec::both({MaskSpec::prefix(2), MaskSpec::window(2)}), 10);
         f.editor.findChild<MaskBlockView*>()->setTile(4);
