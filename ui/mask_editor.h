@@ -7,6 +7,13 @@
 
 #include <QWidget>
 
+class MaskBlockView;
+class MaskCombinePanel;
+class MaskDiffDialog;
+class MaskKindForm;
+class MaskPaintView;
+class QLabel;
+
 class MaskEditor : public QWidget {
     Q_OBJECT
 public:
@@ -18,4 +25,31 @@ public:
 signals:
     /// The user changed the mask (kind, parameter, painted cell, combination).
     void maskEdited(const attnlab::MaskSpec& mask);
+
+private slots:
+    void onKindEdited(const attnlab::MaskSpec& spec);
+    void onCellsPainted(const attnlab::BoolMatrix& cells);
+    void onAnd(const attnlab::MaskSpec& operand);
+    void onOr(const attnlab::MaskSpec& operand);
+    void onNot();
+    void openDiff();
+
+private:
+    /// Shows `spec` when it applies to n tokens (else the message, keeping the last good mask);
+    /// returns whether it did.
+    bool showSpec(const attnlab::MaskSpec& spec);
+    /// showSpec(), then tells the world.
+    void edit(const attnlab::MaskSpec& spec);
+    void showWarning(const std::vector<int>& rows);
+
+    MaskKindForm* form_;
+    QLabel* description_;
+    QLabel* error_;
+    MaskPaintView* paint_;
+    QLabel* warning_;
+    MaskBlockView* blocks_;
+    MaskCombinePanel* combine_;
+    MaskDiffDialog* diff_ = nullptr;
+    attnlab::MaskSpec spec_;
+    int n_ = 8;
 };
