@@ -89,7 +89,8 @@ private:
                           {"output_deviation", scalarJson<T>(out.largest)},
                           {"gradient_deviation", scalarJson<T>(grad.largest)}};
         if (report.verdict == Verdict::Fails) {
-            const bool outputWorst = out.largest >= grad.largest;
+            // The output when it differs beyond rounding, else the gradient.
+            const bool outputWorst = out.largest > tolerance<T>(out.magnitude, setup.depth);
             const Deviation<T>& d = outputWorst ? out : grad;
             const auto& pair = outputWorst ? outputs : gradients;
             report.witness = {{"quantity", outputWorst ? "output" : "gradient"},
