@@ -236,6 +236,8 @@ private slots:
         QCOMPARE(f32.verdict, Verdict::Holds);
         QVERIFY(f32.maxDeviation.get<double>() < f32.tolerance.get<double>());
         QVERIFY(QString::fromStdString(f32.toleranceRule).contains("float32"));
+        QCOMPARE(f32.difference["kind"],
+                 json(f32.maxDeviation.get<double>() == 0 ? "none" : "rounding"));
         QCOMPARE(checkPreset("ssm-decay", "tiling").verdict, Verdict::NotApplicable);
     }
 
