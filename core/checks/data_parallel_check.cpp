@@ -92,9 +92,10 @@ private:
 
         PropertyReport report;
         report.name = name();
-        const std::string difference =
-            settleOrderOnly(report, worst, batch.depth + long(size),
-                            "adding the workers' losses instead of the whole batch's");
+        const std::string difference = settleOrderOnly(
+            report, worst, batch.depth + long(size),
+            "splitting the batch between workers (smaller batches, the loss summed per "
+            "worker, then added)");
         report.checked = batch.checked;
         report.checked["workers"] = kWorkers;
         report.checked["compared"] = {"loss", "outputs", "input gradients"};
