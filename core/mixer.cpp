@@ -227,6 +227,27 @@ HeadResult<T> attendHead(const MixerSpec& spec, const Matrix<T>& q, const Matrix
     return r;
 }
 
+template <class T>
+HeadResult<T> attendHeadUnmasked(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k,
+                                 const Matrix<T>& v, const Matrix<T>* bias) {
+    if (spec.kind == MixerSpec::Kind::Ssm)
+        return attendHead(spec, q, k, v, bias, BoolMatrix::Constant(q.rows(), k.rows(), true));
+    HeadResult<T> r;
+    r.scores = mixerScale<T>(spec, static_cast<int>(q.cols())) * (q * k.transpose());
+    if (bias) r.scores += *bias;
+    Matrix<T> w(r.scores.rows(), r.scores.cols());
+    for (Eigen::Index s = 0; s < w.rows(); ++s) {
+        const T rowMax =
+            spec.kind == MixerSpec::Kind::Softmax ? T(r.scores.row(s).maxCoeff()) : T(0);
+        for (Eigen::Index t = 0; t < w.cols(); ++t)
+            w(s, t) = unnormalised(spec.kind, T(r.scores(s, t)), rowMax);
+        if (normalises(spec.kind)) w.row(s) /= T(w.row(s).sum());
+    }
+    r.weights = std::move(w);
+    r.output = r.weights * v;
+    return r;
+}
+
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template T mixerScale<T>(const MixerSpec&, int);                                               \
     template Matrix<T> mixWeights<T>(const MixerSpec&, const Matrix<T>&, const BoolMatrix&);       \
@@ -236,7 +257,9 @@ HeadResult<T> attendHead(const MixerSpec& spec, const Matrix<T>& q, const Matrix
     template Matrix<T> ssmScan<T>(const MixerSpec&, const Matrix<T>&, const Matrix<T>&,            \
                                   const Matrix<T>&, int);                                          \
     template HeadResult<T> attendHead<T>(const MixerSpec&, const Matrix<T>&, const Matrix<T>&,     \
-                                         const Matrix<T>&, const Matrix<T>*, const BoolMatrix&);
+                                         const Matrix<T>&, const Matrix<T>*, const BoolMatrix&);   \
+    template HeadResult<T> attendHeadUnmasked<T>(                                                  \
+        const MixerSpec&, const Matrix<T>&, const Matrix<T>&, const Matrix<T>&, const Matrix<T>*);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)
 ATTNLAB_INSTANTIATE(Rational)

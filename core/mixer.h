@@ -71,4 +71,11 @@ template <class T>
 HeadResult<T> attendHead(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k,
                          const Matrix<T>& v, const Matrix<T>* bias, const BoolMatrix& mask);
 
+/// One head with no mask at all (properties.md §2.7): the unmasked code path. Attention mixers
+/// weigh every key with whole-row operations (row max, row sum) and never tile; ssm takes no mask
+/// anyway and is evaluated as by `attendHead`.
+template <class T>
+HeadResult<T> attendHeadUnmasked(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k,
+                                 const Matrix<T>& v, const Matrix<T>* bias);
+
 } // namespace attnlab

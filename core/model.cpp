@@ -74,65 +74,146 @@ int Model<T>::outputWidth() const {
 
 template <class T>
 Trace<T> Model<T>::forward(const Matrix<T>& tokens, Maps maps, long extraOffset) const {
-    if (tokens.cols() != d_)
-        throw InputError("tokens", "have width " + std::to_string(tokens.cols()) +
-                                       ", the model was built for " + std::to_string(d_));
-    const long offset = spec_.positional.offset + extraOffset;
-    PositionalSpec positional = spec_.positional;
-    positional.offset = offset;
-    Trace<T> trace;
-    trace.input = tokens + absolutePositions<T>(positional, int(tokens.rows()), d_);
-    Matrix<T> x = trace.input;
-    for (std::size_t i = 0; i < spec_.layers.size(); ++i)
-        x = applyLayer(i, x, trace, maps, offset);
-    trace.output = std::move(x);
-    return trace;
+    Evaluation how;
+    how.extraOffset = extraOffset;
+    return std::move(forwardBatch({tokens}, maps, how).front());
 }
 
 template <class T>
-Matrix<T> Model<T>::applyLayer(std::size_t index, const Matrix<T>& x, Trace<T>& trace, Maps maps,
-                               long offset) const {
+std::vector<Trace<T>> Model<T>::forwardBatch(const std::vector<Matrix<T>>& batch, Maps maps,
+                                             const Evaluation& how) const {
+    const long offset = spec_.positional.offset + how.extraOffset;
+    PositionalSpec positional = spec_.positional;
+    positional.offset = offset;
+    std::vector<Trace<T>> traces(batch.size());
+    if (batch.empty()) return traces;
+    std::vector<Matrix<T>> xs;
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+        const Matrix<T>& tokens = batch[b];
+        if (tokens.cols() != d_)
+            throw InputError("tokens", "have width " + std::to_string(tokens.cols()) +
+                                           ", the model was built for " + std::to_string(d_));
+        traces[b].input = tokens + absolutePositions<T>(positional, int(tokens.rows()), d_);
+        xs.push_back(traces[b].input);
+    }
+    for (std::size_t i = 0; i < spec_.layers.size(); ++i)
+        xs = applyLayer(i, xs, traces, maps, offset, how);
+    for (std::size_t b = 0; b < batch.size(); ++b)
+        traces[b].output = std::move(xs[b]);
+    return traces;
+}
+
+namespace {
+
+// The rows of every sequence, one below the other.
+template <class T>
+Matrix<T> stackRows(const std::vector<Matrix<T>>& xs) {
+    Eigen::Index rows = 0;
+    for (const auto& x : xs)
+        rows += x.rows();
+    Matrix<T> out(rows, xs.empty() ? 0 : xs.front().cols());
+    Eigen::Index at = 0;
+    for (const auto& x : xs) {
+        out.middleRows(at, x.rows()) = x;
+        at += x.rows();
+    }
+    return out;
+}
+
+// Part `part` of `parts` contiguous, nearly equal blocks of 0..total-1: [first, first + size).
+std::pair<Eigen::Index, Eigen::Index> partBlock(Eigen::Index total, int parts, int part) {
+    const Eigen::Index first = total * part / parts, next = total * (part + 1) / parts;
+    return {first, next - first};
+}
+
+// a·b with b's columns split into `parts` blocks, each block's product computed on its own
+// (tensor parallel, column-parallel: nothing is reduced, the blocks are gathered).
+template <class T>
+Matrix<T> columnParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
+    if (parts <= 1) return a * b;
+    Matrix<T> out(a.rows(), b.cols());
+    for (int part = 0; part < parts; ++part) {
+        const auto [first, size] = partBlock(b.cols(), parts, part);
+        out.middleCols(first, size) = a * b.middleCols(first, size);
+    }
+    return out;
+}
+
+// a·b with the inner dimension split into `parts` blocks: the partial products are added in
+// part order (tensor parallel, row-parallel: the all-reduce).
+template <class T>
+Matrix<T> rowParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
+    if (parts <= 1) return a * b;
+    Matrix<T> out = Matrix<T>::Zero(a.rows(), b.cols());
+    for (int part = 0; part < parts; ++part) {
+        const auto [first, size] = partBlock(a.cols(), parts, part);
+        if (size > 0) out += a.middleCols(first, size) * b.middleRows(first, size);
+    }
+    return out;
+}
+
+} // namespace
+
+template <class T>
+std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector<Matrix<T>>& xs,
+                                            std::vector<Trace<T>>& traces, Maps maps, long offset,
+                                            const Evaluation& how) const {
     const LayerSpec& layer = spec_.layers[index];
     const Weights& w = weights_[index];
-    const int n = static_cast<int>(x.rows());
+    const Matrix<T> x = stackRows(xs);
     Matrix<T> h = x;
-    if (w.ffn) h = (x * *w.ffn).unaryExpr([](const T& e) { return relu(e); });
-    const Matrix<T> q = h * w.wq, k = h * w.wk, v = h * w.wv;
-    BoolMatrix mask;
-    try {
-        mask = buildMask(layer.mask, n);
-    } catch (const InputError& e) {
-        throw InputError(layerPath(index) + ".mask", e.what());
-    }
+    if (w.ffn)
+        h = columnParallel(x, *w.ffn, how.parts).unaryExpr([](const T& e) { return relu(e); });
+    const Matrix<T> q = columnParallel(h, w.wq, how.parts), k = columnParallel(h, w.wk, how.parts),
+                    v = columnParallel(h, w.wv, how.parts);
     const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
-    Matrix<T> concat(n, v.cols());
-    LayerTrace<T> layerTrace;
+    Matrix<T> concat(x.rows(), v.cols());
+    std::vector<LayerTrace<T>> layerTraces(xs.size());
     const PositionalSpec& pos = spec_.positional;
-    for (int head = 0; head < heads; ++head) {
-        Matrix<T> qh = q.middleCols(head * p, p), kh = k.middleCols(head * p, p);
-        if (pos.kind == PositionalSpec::Kind::Rope) {
-            applyRope(qh, offset, pos.base);
-            applyRope(kh, offset, pos.base);
+    Eigen::Index start = 0;
+    for (std::size_t b = 0; b < xs.size(); ++b) {
+        const int n = static_cast<int>(xs[b].rows());
+        BoolMatrix mask;
+        try {
+            mask = buildMask(layer.mask, n);
+        } catch (const InputError& e) {
+            throw InputError(layerPath(index) + ".mask", e.what());
         }
-        Matrix<T> bias;
-        if (pos.kind == PositionalSpec::Kind::Alibi) bias = alibiBias<T>(pos, n, head, heads);
-        HeadResult<T> r = attendHead<T>(layer.mixer, qh, kh, v.middleCols(head * pv, pv),
-                                        bias.size() ? &bias : nullptr, mask);
-        concat.middleCols(head * pv, pv) = r.output;
-        if (head == 0)
-            for (int row : r.allMaskedRows)
-                trace.warnings.push_back("layer " + std::to_string(index) + ": row " +
-                                         std::to_string(row) +
-                                         " has no allowed key (all-masked row)");
-        if (maps == Maps::Keep)
-            layerTrace.heads.push_back({std::move(r.scores), std::move(r.weights)});
+        for (int head = 0; head < heads; ++head) {
+            Matrix<T> qh = q.block(start, head * p, n, p), kh = k.block(start, head * p, n, p);
+            const Matrix<T> vh = v.block(start, head * pv, n, pv);
+            if (pos.kind == PositionalSpec::Kind::Rope) {
+                applyRope(qh, offset, pos.base);
+                applyRope(kh, offset, pos.base);
+            }
+            Matrix<T> bias;
+            if (pos.kind == PositionalSpec::Kind::Alibi) bias = alibiBias<T>(pos, n, head, heads);
+            const Matrix<T>* biasPtr = bias.size() ? &bias : nullptr;
+            HeadResult<T> r = how.unmasked ? attendHeadUnmasked<T>(layer.mixer, qh, kh, vh, biasPtr)
+                                           : attendHead<T>(layer.mixer, qh, kh, vh, biasPtr, mask);
+            concat.block(start, head * pv, n, pv) = r.output;
+            if (head == 0)
+                for (int row : r.allMaskedRows)
+                    traces[b].warnings.push_back("layer " + std::to_string(index) + ": row " +
+                                                 std::to_string(row) +
+                                                 " has no allowed key (all-masked row)");
+            if (maps == Maps::Keep)
+                layerTraces[b].heads.push_back({std::move(r.scores), std::move(r.weights)});
+        }
+        start += n;
     }
-    Matrix<T> y = w.wo ? Matrix<T>(concat * *w.wo) : concat;
+    Matrix<T> y = w.wo ? rowParallel(concat, *w.wo, how.parts) : concat;
     if (layer.residual) y += x;
-    layerTrace.output = y;
-    trace.layers.push_back(std::move(layerTrace));
-    return y;
+    std::vector<Matrix<T>> ys;
+    start = 0;
+    for (std::size_t b = 0; b < xs.size(); ++b) {
+        ys.push_back(y.middleRows(start, xs[b].rows()));
+        start += xs[b].rows();
+        layerTraces[b].output = ys.back();
+        traces[b].layers.push_back(std::move(layerTraces[b]));
+    }
+    return ys;
 }
 
 void checkPrecision(const ModelSpec& spec, Precision precision) {

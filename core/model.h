@@ -12,6 +12,20 @@ namespace attnlab {
 /// on long sequences).
 enum class Maps { Keep, Drop };
 
+/// How a forward pass evaluates; the defaults are the plain single-device evaluation.
+struct Evaluation {
+    long extraOffset = 0; // positions start at the spec's offset plus this
+    /// Tensor parallel (properties.md §2.12) over this many parts: every layer computes its ffn
+    /// and Q, K, V projections column-parallel (each part its contiguous block of columns, so
+    /// its own heads when `parts` divides the head count) and its output projection
+    /// row-parallel (each part multiplies its block of the head outputs by the matching rows of
+    /// Wo; the partial products are added in part order, the all-reduce). 1 = unsplit.
+    int parts = 1;
+    /// All-true-mask (§2.7): attention mixers take the unmasked code path (dense rows, no mask
+    /// consulted, never tiled) instead of the masked one.
+    bool unmasked = false;
+};
+
 /// A layer's weights materialised in scalar type T.
 template <class T>
 struct LayerWeights {
@@ -29,6 +43,12 @@ public:
 
     /// f(X) with positions starting at the spec's offset plus `extraOffset`.
     Trace<T> forward(const Matrix<T>& tokens, Maps maps = Maps::Keep, long extraOffset = 0) const;
+    /// f on every sequence of a batch (sequences may differ in length), evaluated the way a
+    /// batched kernel does: the token-wise products (ffn, projections, Wo) run once over the
+    /// rows of all sequences stacked, attention per sequence. One trace per sequence; throws
+    /// InputError as `forward` does (a mask that does not fit a sequence's length, bad widths).
+    std::vector<Trace<T>> forwardBatch(const std::vector<Matrix<T>>& batch, Maps maps,
+                                       const Evaluation& how = {}) const;
 
     const ModelSpec& spec() const { return spec_; }
     int inputWidth() const { return d_; }
@@ -38,8 +58,9 @@ public:
 
 private:
     using Weights = LayerWeights<T>;
-    Matrix<T> applyLayer(std::size_t index, const Matrix<T>& x, Trace<T>& trace, Maps maps,
-                         long offset) const;
+    std::vector<Matrix<T>> applyLayer(std::size_t index, const std::vector<Matrix<T>>& xs,
+                                      std::vector<Trace<T>>& traces, Maps maps, long offset,
+                                      const Evaluation& how) const;
 
     ModelSpec spec_;
     int d_;

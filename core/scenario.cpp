@@ -68,11 +68,28 @@ void Scenario::validate() const {
                                            std::to_string(d));
     (void)absolutePositions<double>(model.positional, n, d);
     (void)permutation.resolve(n);
-    for (std::size_t b = 0; b < batch.size(); ++b)
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+        const std::string path = "batch[" + std::to_string(b) + "]";
+        const int nb = int(batch[b].rows());
         if (batch[b].cols() != d)
-            throw InputError("batch[" + std::to_string(b) + "]",
-                             "has width " + std::to_string(batch[b].cols()) +
-                                 ", expected d = " + std::to_string(d));
+            throw InputError(path, "has width " + std::to_string(batch[b].cols()) +
+                                       ", expected d = " + std::to_string(d));
+        checkMatrixSize(nb, nb, "the attention map of " + path + " (n x n)");
+        // Every sequence runs through the same model: its masks and positions must fit nb.
+        for (std::size_t i = 0; i < model.layers.size(); ++i) {
+            try {
+                model.layers[i].mask.validate(nb);
+            } catch (const InputError& e) {
+                throw InputError(path, "has " + std::to_string(nb) + " tokens, but layers[" +
+                                           std::to_string(i) + "].mask: " + e.what());
+            }
+        }
+        try {
+            (void)absolutePositions<double>(model.positional, nb, d);
+        } catch (const InputError& e) {
+            throw InputError(path, "has " + std::to_string(nb) + " tokens, but " + e.what());
+        }
+    }
 }
 
 bool Scenario::operator==(const Scenario& o) const {

@@ -13,8 +13,12 @@ std::unique_ptr<PropertyCheck> makeLocalityCheck();
 std::unique_ptr<PropertyCheck> makeCausalityCheck();
 std::unique_ptr<PropertyCheck> makeLogitSymmetryCheck();
 std::unique_ptr<PropertyCheck> makeRowSumsCheck();
+std::unique_ptr<PropertyCheck> makeAllTrueMaskCheck();
 std::unique_ptr<PropertyCheck> makeTilingCheck(bool chunkwise);
 std::unique_ptr<PropertyCheck> makeShiftInvarianceCheck();
+std::unique_ptr<PropertyCheck> makeBatchInvarianceCheck();
+std::unique_ptr<PropertyCheck> makeTensorParallelCheck();
+std::unique_ptr<PropertyCheck> makeDataParallelCheck();
 std::unique_ptr<PropertyCheck> makeGradientCheck();
 
 } // namespace attnlab

@@ -6,7 +6,9 @@
 #include "checks/property_check.h"
 #include "model.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -40,6 +42,94 @@ void settle(PropertyReport& report, const Deviation<T>& d, long depth) {
     report.tolerance = scalarJson<T>(tol);
     report.toleranceRule = toleranceRule<T>(depth);
     report.verdict = d.largest > tol ? Verdict::Fails : Verdict::Holds;
+}
+
+/// settle() for two evaluations that are equal in exact arithmetic and differ only in the order
+/// of their sums (a split into parts, a batch): also labels the difference in
+/// `report.difference` ("none", "rounding" within the tolerance, "beyond rounding") with, in
+/// float modes, how many ulps apart the values with the largest difference are, and returns a
+/// sentence saying so for the explanation; `order` names what changes the order (e.g. "the
+/// all-reduce over 2 parts").
+template <class T>
+std::string settleOrderOnly(PropertyReport& report, const Deviation<T>& d, long depth,
+                            const std::string& order) {
+    settle(report, d, depth);
+    const char* kind = d.largest == T(0)                  ? "none"
+                       : report.verdict == Verdict::Holds ? "rounding"
+                                                          : "beyond rounding";
+    report.difference = {{"kind", kind}};
+    if (!report.exact && report.verdict == Verdict::Holds) report.difference["ulps"] = d.ulps;
+    if (d.largest == T(0)) return report.exact ? "equal exactly" : "bit-for-bit equal (0 ulps)";
+    const std::string sizes =
+        report.maxDeviation.dump() + (report.exact ? "" : ", " + std::to_string(d.ulps) + " ulps");
+    if (report.verdict == Verdict::Holds)
+        return "equal up to rounding (largest difference " + sizes + ", within the tolerance " +
+               report.tolerance.dump() + "): " + order +
+               " changes the order of the sums; this is rounding, not an error";
+    return "different by more than rounding (largest difference " + sizes + ", tolerance " +
+           report.tolerance.dump() + ")";
+}
+
+/// The batch the batch properties run along (properties.md §2.11-2.13): the scenario's tokens
+/// first, then its `batch`; when it has none, `kDrawnSequences` more of the tokens' shape drawn
+/// from the check's seed.
+template <class T>
+struct BatchSetup {
+    static constexpr int kDrawnSequences = 3;
+    std::vector<Matrix<T>> sequences;
+    long depth = 0; // as CheckSetup's, for the longest sequence
+    nlohmann::json checked;
+
+    BatchSetup(const Scenario& s, std::uint64_t seed) {
+        sequences.push_back(s.tokens.materialize<T>());
+        for (const auto& b : s.batch)
+            sequences.push_back(fromRational<T>(b));
+        const bool drawn = s.batch.empty();
+        for (int k = 0; drawn && k < kDrawnSequences; ++k)
+            sequences.push_back(
+                TokenSpec::random(s.n(), s.d(), seed * 1000003ULL + 7919ULL * std::uint64_t(k + 1))
+                    .materialize<T>());
+        std::vector<long> lengths;
+        long longest = 0;
+        for (const auto& x : sequences) {
+            lengths.push_back(long(x.rows()));
+            longest = std::max(longest, long(x.rows()));
+        }
+        depth = (longest + s.d()) * long(s.model.layers.size());
+        checked = {{"sequences", sequences.size()},
+                   {"lengths", lengths},
+                   {"batch", drawn ? "drawn: the tokens and " + std::to_string(kDrawnSequences) +
+                                         " random sequences"
+                                   : "the scenario's tokens and batch"}};
+        if (drawn) checked["seed"] = seed;
+    }
+
+    /// The model's outputs on `order` (indices into `sequences`; all of them when empty), run
+    /// as one batch evaluated as `how` says.
+    std::vector<Matrix<T>> outputs(const Model<T>& model, const Evaluation& how = {},
+                                   const std::vector<std::size_t>& order = {}) const {
+        std::vector<Matrix<T>> inputs;
+        if (order.empty()) inputs = sequences;
+        for (std::size_t i : order)
+            inputs.push_back(sequences.at(i));
+        std::vector<Matrix<T>> out;
+        for (Trace<T>& t : model.forwardBatch(inputs, Maps::Drop, how))
+            out.push_back(std::move(t.output));
+        return out;
+    }
+};
+
+/// The witness of a list comparison: which pair (`indexKey`), the entry and both values.
+template <class T>
+nlohmann::json listWitness(const ListDeviation<T>& d, const std::vector<Matrix<T>>& a,
+                           const std::vector<Matrix<T>>& b, const std::string& indexKey,
+                           const std::string& aName, const std::string& bName) {
+    const Eigen::Index row = d.deviation.row, col = d.deviation.col;
+    return {{indexKey, d.index},
+            {"row", row},
+            {"column", col},
+            {aName, scalarJson<T>(a[d.index](row, col))},
+            {bName, scalarJson<T>(b[d.index](row, col))}};
 }
 
 /// A report that does not apply to this scenario, saying why.

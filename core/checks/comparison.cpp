@@ -1,6 +1,8 @@
 // Entry-wise comparison and tolerances.
 #include "checks/comparison.h"
 
+#include <bit>
+#include <cstdint>
 #include <limits>
 #include <sstream>
 
@@ -12,8 +14,24 @@ void Deviation<T>::merge(const Deviation& other) {
         largest = other.largest;
         row = other.row;
         col = other.col;
+        ulps = other.ulps;
     }
     if (other.magnitude > magnitude) magnitude = other.magnitude;
+}
+
+template <class T>
+long ulpDistance(T a, T b) {
+    static_assert(std::is_floating_point_v<T>);
+    if (a == b) return 0;
+    using Bits = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+    // Reorders the bit patterns so that adjacent floats are adjacent integers across zero.
+    const auto ordered = [](T x) {
+        const Bits i = std::bit_cast<Bits>(x);
+        return i < 0 ? std::int64_t(std::numeric_limits<Bits>::min()) - std::int64_t(i)
+                     : std::int64_t(i);
+    };
+    const std::int64_t da = ordered(a), db = ordered(b);
+    return long(da > db ? da - db : db - da);
 }
 
 template <class T>
@@ -29,8 +47,21 @@ Deviation<T> compareMatrices(const Matrix<T>& a, const Matrix<T>& b) {
             }
             d.magnitude =
                 std::max<T>(d.magnitude, std::max<T>(absolute<T>(a(i, j)), absolute<T>(b(i, j))));
+            if constexpr (!ScalarOps<T>::exact)
+                if (d.row == i && d.col == j) d.ulps = ulpDistance(a(i, j), b(i, j));
         }
     return d;
+}
+
+template <class T>
+ListDeviation<T> compareLists(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b) {
+    ListDeviation<T> out;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const Deviation<T> d = compareMatrices<T>(a[i], b.at(i));
+        if (i == 0 || d.largest > out.deviation.largest) out.index = i;
+        out.deviation.merge(d);
+    }
+    return out;
 }
 
 template <class T>
@@ -69,6 +100,8 @@ nlohmann::json scalarJson(const T& value) {
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template struct Deviation<T>;                                                                  \
     template Deviation<T> compareMatrices<T>(const Matrix<T>&, const Matrix<T>&);                  \
+    template ListDeviation<T> compareLists<T>(const std::vector<Matrix<T>>&,                       \
+                                              const std::vector<Matrix<T>>&);                      \
     template T tolerance<T>(const T&, long);                                                       \
     template std::string toleranceRule<T>(long);                                                   \
     template nlohmann::json scalarJson<T>(const T&);
@@ -76,5 +109,7 @@ ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)
 ATTNLAB_INSTANTIATE(Rational)
 #undef ATTNLAB_INSTANTIATE
+template long ulpDistance<float>(float, float);
+template long ulpDistance<double>(double, double);
 
 } // namespace attnlab

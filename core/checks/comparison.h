@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -16,6 +17,9 @@ struct Deviation {
     T largest = T(0);
     Eigen::Index row = -1, col = -1;
     T magnitude = T(0);
+    /// Float modes: how many units in the last place apart the two values at (row, col) are
+    /// (adjacent floats are 1 apart); always 0 in exact mode.
+    long ulps = 0;
 
     /// Merges another comparison; keeps the larger deviation and its position.
     void merge(const Deviation& other);
@@ -23,6 +27,22 @@ struct Deviation {
 
 template <class T>
 Deviation<T> compareMatrices(const Matrix<T>& a, const Matrix<T>& b);
+
+/// A comparison of two lists of matrices (one per sequence of a batch, one per layer and head):
+/// the merged deviation and the index of the pair holding the largest one.
+template <class T>
+struct ListDeviation {
+    Deviation<T> deviation;
+    std::size_t index = 0;
+};
+
+/// Compares a[i] with b[i] for every i (the lists must have the same length and shapes).
+template <class T>
+ListDeviation<T> compareLists(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b);
+
+/// How far apart a and b are in units in the last place (0 when equal; float and double only).
+template <class T>
+long ulpDistance(T a, T b);
 
 /// The tolerance for comparing values of magnitude up to `magnitude` produced through `depth`
 /// accumulations (e.g. n + d per layer times layers): 0 in exact mode, otherwise

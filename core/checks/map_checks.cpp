@@ -6,12 +6,38 @@
 #include "error.h"
 #include "precision_dispatch.h"
 
+#include <algorithm>
+
 namespace attnlab {
 
 namespace {
 
 std::string at(std::size_t layer, std::size_t head) {
     return "layer " + std::to_string(layer) + " head " + std::to_string(head);
+}
+
+// The worst of compare(layer, head) over every head of every layer of `trace` and where it is;
+// a comparison whose row is -1 (a skipped head) counts for nothing.
+template <class T>
+struct WorstHead {
+    Deviation<T> deviation;
+    std::size_t layer = 0, head = 0;
+    bool found() const { return deviation.row >= 0; }
+};
+
+template <class T, class Compare>
+WorstHead<T> worstOverHeads(const Trace<T>& trace, Compare&& compare) {
+    WorstHead<T> worst;
+    for (std::size_t l = 0; l < trace.layers.size(); ++l)
+        for (std::size_t h = 0; h < trace.layers[l].heads.size(); ++h) {
+            const Deviation<T> d = compare(l, h);
+            if (d.row >= 0 && (!worst.found() || d.largest > worst.deviation.largest)) {
+                worst.layer = l;
+                worst.head = h;
+            }
+            worst.deviation.merge(d);
+        }
+    return worst;
 }
 
 class RowSumsCheck : public PropertyCheck {
@@ -35,25 +61,23 @@ public:
             const Trace<T> trace = setup.model.forward(setup.tokens);
             PropertyReport report;
             report.name = name();
-            Deviation<T> worst;
-            std::string where;
             long rows = 0;
-            for (std::size_t l : layers)
-                for (std::size_t h = 0; h < trace.layers[l].heads.size(); ++h) {
-                    const Matrix<T>& w = trace.layers[l].heads[h].weights;
-                    const BoolMatrix mask = buildMask(s.model.layers[l].mask, s.n());
-                    Matrix<T> sums = w.rowwise().sum(), ones = Matrix<T>::Ones(w.rows(), 1);
-                    for (Eigen::Index i = 0; i < w.rows(); ++i)
-                        if (!mask.row(i).any())
-                            sums(i, 0) = ones(i, 0) = T(0); // all-masked: 0 by design
-                        else
-                            ++rows;
-                    const Deviation<T> d = compareMatrices<T>(sums, ones);
-                    if (d.largest > worst.largest || worst.row < 0)
-                        where = at(l, h) + " row " + std::to_string(d.row);
-                    worst.merge(d);
-                }
-            settle(report, worst, setup.depth);
+            const WorstHead<T> worst = worstOverHeads(trace, [&](std::size_t l, std::size_t h) {
+                if (std::find(layers.begin(), layers.end(), l) == layers.end())
+                    return Deviation<T>{};
+                const Matrix<T>& w = trace.layers[l].heads[h].weights;
+                const BoolMatrix mask = buildMask(s.model.layers[l].mask, s.n());
+                Matrix<T> sums = w.rowwise().sum(), ones = Matrix<T>::Ones(w.rows(), 1);
+                for (Eigen::Index i = 0; i < w.rows(); ++i)
+                    if (!mask.row(i).any())
+                        sums(i, 0) = ones(i, 0) = T(0); // all-masked: 0 by design
+                    else
+                        ++rows;
+                return compareMatrices<T>(sums, ones);
+            });
+            const std::string where =
+                at(worst.layer, worst.head) + " row " + std::to_string(worst.deviation.row);
+            settle(report, worst.deviation, setup.depth);
             report.checked = {{"rows", rows}, {"layers", layers}};
             if (report.verdict == Verdict::Fails) report.witness = {{"where", where}};
             report.explanation =
@@ -77,44 +101,41 @@ public:
             const Trace<T> trace = setup.model.forward(setup.tokens);
             PropertyReport report;
             report.name = name();
-            Deviation<T> worst;
             nlohmann::json perHead = nlohmann::json::array();
             std::vector<std::string> causes;
-            std::string worstAt;
-            for (std::size_t l = 0; l < trace.layers.size(); ++l) {
+            const WorstHead<T> worst = worstOverHeads(trace, [&](std::size_t l, std::size_t h) {
                 const LayerWeights<T>& w = setup.model.weights(l);
-                const int heads = s.model.layers[l].heads;
-                const auto p = w.wq.cols() / heads;
-                for (std::size_t h = 0; h < trace.layers[l].heads.size(); ++h) {
-                    const Matrix<T>& scores = trace.layers[l].heads[h].scores;
-                    const Deviation<T> d = compareMatrices<T>(scores, scores.transpose());
-                    const Matrix<T> form = w.wq.middleCols(Eigen::Index(h) * p, p) *
-                                           w.wk.middleCols(Eigen::Index(h) * p, p).transpose();
-                    const bool formSymmetric =
-                        compareMatrices<T>(form, form.transpose()).largest == T(0);
-                    perHead.push_back({{"layer", l},
-                                       {"head", h},
-                                       {"deviation", scalarJson<T>(d.largest)},
-                                       {"wq_wk_symmetric", formSymmetric}});
-                    if (!formSymmetric) causes.push_back(at(l, h) + ": Wq·Wkᵀ is not symmetric");
-                    if (worst.row < 0 || d.largest > worst.largest) worstAt = at(l, h);
-                    worst.merge(d);
-                }
-            }
+                const auto p = w.wq.cols() / s.model.layers[l].heads;
+                const Matrix<T>& scores = trace.layers[l].heads[h].scores;
+                const Deviation<T> d = compareMatrices<T>(scores, scores.transpose());
+                const Matrix<T> form = w.wq.middleCols(Eigen::Index(h) * p, p) *
+                                       w.wk.middleCols(Eigen::Index(h) * p, p).transpose();
+                const bool formSymmetric =
+                    compareMatrices<T>(form, form.transpose()).largest == T(0);
+                perHead.push_back({{"layer", l},
+                                   {"head", h},
+                                   {"deviation", scalarJson<T>(d.largest)},
+                                   {"wq_wk_symmetric", formSymmetric}});
+                if (!formSymmetric) causes.push_back(at(l, h) + ": Wq·Wkᵀ is not symmetric");
+                return d;
+            });
+            const std::string worstAt = at(worst.layer, worst.head);
             const PositionalSpec& pos = s.model.positional;
             if (pos.kind == PositionalSpec::Kind::Alibi && pos.causal)
                 causes.push_back("the causal ALiBi bias -m·(s - t) is antisymmetric");
             if (pos.kind == PositionalSpec::Kind::Rope)
                 causes.push_back(
                     "RoPE rotates q and k by different angles (the logit depends on j - i)");
-            settle(report, worst, setup.depth);
+            settle(report, worst.deviation, setup.depth);
             report.checked = {{"heads", perHead.size()}};
             report.details = {{"per_head", perHead}};
             std::string why;
             for (const auto& c : causes)
                 why += (why.empty() ? "" : "; ") + c;
             if (report.verdict == Verdict::Fails) {
-                report.witness = {{"where", worstAt}, {"row", worst.row}, {"column", worst.col}};
+                report.witness = {{"where", worstAt},
+                                  {"row", worst.deviation.row},
+                                  {"column", worst.deviation.col}};
                 report.explanation = why.empty() ? "S is not symmetric at " + worstAt : why;
             } else {
                 report.explanation = why.empty()
@@ -153,21 +174,24 @@ public:
             for (long c : offsets) {
                 pollCancel(request);
                 const Trace<T> shifted = setup.model.forward(setup.tokens, Maps::Keep, c);
-                for (std::size_t l = 0; l < base.layers.size(); ++l)
-                    for (std::size_t h = 0; h < base.layers[l].heads.size(); ++h) {
-                        const Matrix<T>& a = shifted.layers[l].heads[h].scores;
-                        const Matrix<T>& b = base.layers[l].heads[h].scores;
-                        const Deviation<T> d = compareMatrices<T>(a, b);
-                        if (worst.row < 0 || d.largest > worst.largest)
-                            witness = {{"offset", c},
-                                       {"layer", l},
-                                       {"head", h},
-                                       {"row", d.row},
-                                       {"column", d.col},
-                                       {"shifted", scalarJson<T>(a(d.row, d.col))},
-                                       {"unshifted", scalarJson<T>(b(d.row, d.col))}};
-                        worst.merge(d);
-                    }
+                const auto scores = [](const Trace<T>& t, std::size_t l, std::size_t h) -> auto& {
+                    return t.layers[l].heads[h].scores;
+                };
+                const WorstHead<T> w = worstOverHeads(base, [&](std::size_t l, std::size_t h) {
+                    return compareMatrices<T>(scores(shifted, l, h), scores(base, l, h));
+                });
+                if (witness.is_null() || w.deviation.largest > worst.largest) {
+                    const Eigen::Index row = w.deviation.row, col = w.deviation.col;
+                    witness = {
+                        {"offset", c},
+                        {"layer", w.layer},
+                        {"head", w.head},
+                        {"row", row},
+                        {"column", col},
+                        {"shifted", scalarJson<T>(scores(shifted, w.layer, w.head)(row, col))},
+                        {"unshifted", scalarJson<T>(scores(base, w.layer, w.head)(row, col))}};
+                }
+                worst.merge(w.deviation);
             }
             settle(report, worst, setup.depth);
             report.checked = {{"offsets", offsets}};

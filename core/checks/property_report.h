@@ -21,6 +21,10 @@ struct PropertyReport {
     nlohmann::json witness;                            // null when the property holds
     nlohmann::json shrunkWitness; // the smallest failing form, when shrinking applies
     nlohmann::json details = nlohmann::json::object(); // e.g. dependency maps
+    /// For checks comparing two evaluations that differ only in the order of their sums:
+    /// {"kind": "none" | "rounding" | "beyond rounding", "ulps": k at the largest
+    /// difference (float modes, when within the tolerance)}.
+    nlohmann::json difference;
     std::string explanation;
 };
 

@@ -32,6 +32,7 @@ nlohmann::json reportJson(const PropertyReport& r) {
                         {"explanation", r.explanation}};
     if (!r.shrunkWitness.is_null()) j["shrunk_witness"] = r.shrunkWitness;
     if (!r.details.empty()) j["details"] = r.details;
+    if (!r.difference.is_null()) j["difference"] = r.difference;
     return j;
 }
 
@@ -44,9 +45,13 @@ const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks() {
         list.push_back(makeCausalityCheck());
         list.push_back(makeLogitSymmetryCheck());
         list.push_back(makeRowSumsCheck());
+        list.push_back(makeAllTrueMaskCheck());
         list.push_back(makeTilingCheck(false));
         list.push_back(makeTilingCheck(true));
         list.push_back(makeShiftInvarianceCheck());
+        list.push_back(makeBatchInvarianceCheck());
+        list.push_back(makeTensorParallelCheck());
+        list.push_back(makeDataParallelCheck());
         list.push_back(makeGradientCheck());
         return list;
     }();

@@ -47,6 +47,17 @@ private slots:
         QTest::newRow("float32 tiling")
             << "flash-tiling-float32"
             << "tiling=holds,row-sums=holds,causality=holds,gradient=holds";
+        QTest::newRow("all-true by another name") << "mask-as-wide-as-the-sequence"
+                                                  << "all-true-mask=holds,causality=fails";
+        QTest::newRow("almost all-true") << "mask-almost-all-true"
+                                         << "all-true-mask=fails,locality=holds";
+        QTest::newRow("batch") << "batch-of-sequences"
+                               << "batch-invariance=holds,tensor-parallel=holds,data-parallel="
+                                  "holds,causality=fails";
+        QTest::newRow("parallel float32")
+            << "parallel-float32"
+            << "tensor-parallel=holds,tensor-parallel=holds,batch-invariance=holds,"
+               "data-parallel=holds";
     }
     void everyPresetGivesTheRightVerdicts() {
         QFETCH(QString, preset);
@@ -110,14 +121,53 @@ private slots:
         QCOMPARE(j["properties"][0]["checked"]["seed"], json(7));
     }
 
+    void batchPropertiesLabelRoundingInJson() {
+        const CliResult r = runCli({"check", "builtin:parallel-float32", "--property",
+                                    "tensor-parallel:parts=4", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const json p = json::parse(r.out.toStdString())["properties"][0];
+        QCOMPARE(p["holds"], json(true));
+        QCOMPARE(p["exact"], json(false));
+        QCOMPARE(p["difference"]["kind"], json("rounding"));
+        QVERIFY(p["difference"]["ulps"].get<long>() >= 1);
+        QCOMPARE(p["checked"]["parts"], json(4));
+        QVERIFY(p["explanation"].get<std::string>().find("rounding, not an error") !=
+                std::string::npos);
+        const CliResult bad =
+            runCli({"check", "builtin:parallel-float32", "--property", "tensor-parallel:parts=0"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("parts: must be an integer"));
+    }
+
+    void allTrueMaskFailureJson() {
+        const CliResult r = runCli(
+            {"check", "builtin:mask-almost-all-true", "--property", "all-true-mask", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        const json p = json::parse(r.out.toStdString())["properties"][0];
+        QCOMPARE(p["holds"], json(false));
+        QCOMPARE(p["tolerance"], json("0"));
+        QCOMPARE(p["witness"]["masked"], json("5"));
+        QCOMPARE(p["witness"]["unmasked"], json("14"));
+        QCOMPARE(p["difference"]["kind"], json("beyond rounding"));
+    }
+
     void helpListsEveryProperty() {
         const CliResult r = runCli({"check", "--help"});
         QCOMPARE(r.exitCode, 0);
-        for (const char* name :
-             {"permutation-equivariance", "permutation-invariance", "locality", "causality",
-              "logit-symmetry", "row-sums", "tiling", "chunkwise", "shift-invariance", "gradient"})
+        for (const char* name : {"permutation-equivariance", "permutation-invariance", "locality",
+                                 "causality", "logit-symmetry", "row-sums", "all-true-mask",
+                                 "tiling", "chunkwise", "shift-invariance", "batch-invariance",
+                                 "tensor-parallel", "data-parallel", "gradient"})
             QVERIFY2(r.out.contains(name), name);
         QVERIFY(r.out.contains("radius [the bound the masks imply]"));
+        QVERIFY(r.out.contains("parts [2]"));
+        // In cli.md's order: all-true-mask after row-sums, the batch properties before gradient.
+        QVERIFY(r.out.indexOf("row-sums") < r.out.indexOf("all-true-mask"));
+        QVERIFY(r.out.indexOf("all-true-mask") < r.out.indexOf("tiling"));
+        QVERIFY(r.out.indexOf("shift-invariance") < r.out.indexOf("batch-invariance"));
+        QVERIFY(r.out.indexOf("batch-invariance") < r.out.indexOf("tensor-parallel"));
+        QVERIFY(r.out.indexOf("tensor-parallel") < r.out.indexOf("data-parallel"));
+        QVERIFY(r.out.indexOf("data-parallel") < r.out.indexOf("\n  gradient"));
     }
 };
 

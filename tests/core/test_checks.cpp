@@ -169,6 +169,64 @@ private slots:
         QCOMPARE(checkPreset("sliding-window", "row-sums").verdict, Verdict::NotApplicable);
     }
 
+    void allTrueMaskHoldsExactlyWhateverTheSpelling() {
+        // window(4) and not(none) on five tokens allow every entry.
+        const PropertyReport r = checkPreset("mask-as-wide-as-the-sequence", "all-true-mask");
+        QCOMPARE(r.verdict, Verdict::Holds);
+        QCOMPARE(r.maxDeviation, json("0"));
+        QCOMPARE(r.tolerance, json("0"));
+        QCOMPARE(r.difference["kind"], json("none"));
+        QCOMPARE(r.details["output_deviation"], json("0"));
+        QCOMPARE(r.details["gradient_deviation"], json("0"));
+        QCOMPARE(r.details["masks"].size(), std::size_t(2));
+        for (const json& m : r.details["masks"])
+            QCOMPARE(m["all_true"], json(true));
+        QVERIFY(r.witness.is_null());
+    }
+
+    void allTrueMaskHoldsInEveryPrecision_data() {
+        QTest::addColumn<int>("precision");
+        QTest::newRow("float64") << int(Precision::Float64);
+        QTest::newRow("float32") << int(Precision::Float32);
+    }
+    void allTrueMaskHoldsInEveryPrecision() {
+        QFETCH(int, precision);
+        for (const char* preset : {"mask-as-wide-as-the-sequence", "equivariant-block",
+                                   "rope-shift", "ssm-bidirectional"}) {
+            Scenario s = loadScenario(std::string("builtin:") + preset);
+            s.precision = Precision(precision);
+            const PropertyReport r = check(s, "all-true-mask");
+            QVERIFY2(r.verdict == Verdict::Holds, preset);
+            QVERIFY(r.maxDeviation.get<double>() <= r.tolerance.get<double>());
+            QVERIFY(r.difference["kind"] ==
+                    json(r.maxDeviation.get<double>() == 0 ? "none" : "rounding"));
+        }
+    }
+
+    void allTrueMaskFailsWithHandComputedWitness() {
+        // Tokens 1, 2, 3, identity weights, raw mixer: output s = x_s·Σ x_t² over allowed keys.
+        // window(1) blocks query 0 → key 2: masked 1·(1 + 4) = 5, unmasked 1·(1 + 4 + 9) = 14.
+        const PropertyReport r = checkPreset("mask-almost-all-true", "all-true-mask");
+        QCOMPARE(r.verdict, Verdict::Fails);
+        QCOMPARE(r.details["output_deviation"], json("9")); // row 2: 39 vs 42 differs by 3 only
+        QCOMPARE(r.witness["quantity"], json("output"));
+        QCOMPARE(r.witness["row"], json(0));
+        QCOMPARE(r.witness["column"], json(0));
+        QCOMPARE(r.witness["masked"], json("5"));
+        QCOMPARE(r.witness["unmasked"], json("14"));
+        QVERIFY(r.details["gradient_deviation"] != json("0"));
+        QCOMPARE(r.details["masks"][0]["blocked"], json(2));
+        QCOMPARE(r.details["masks"][0]["first_blocked"], json({{"query", 0}, {"key", 2}}));
+        QVERIFY(QString::fromStdString(r.explanation).contains("window(1) is not all-true"));
+        QCOMPARE(r.difference["kind"], json("beyond rounding"));
+        // Radius 2 covers the three tokens: the same model then holds exactly.
+        Scenario wide = loadScenario("builtin:mask-almost-all-true");
+        wide.model.layers[0].mask = MaskSpec::window(2);
+        const PropertyReport holds = check(wide, "all-true-mask");
+        QCOMPARE(holds.verdict, Verdict::Holds);
+        QCOMPARE(holds.maxDeviation, json("0"));
+    }
+
     void tilingExactAndRounding() {
         const PropertyReport exact = checkPreset("sliding-window", "tiling");
         QCOMPARE(exact.verdict, Verdict::Holds);
@@ -178,6 +236,8 @@ private slots:
         QCOMPARE(f32.verdict, Verdict::Holds);
         QVERIFY(f32.maxDeviation.get<double>() < f32.tolerance.get<double>());
         QVERIFY(QString::fromStdString(f32.toleranceRule).contains("float32"));
+        QCOMPARE(f32.difference["kind"],
+                 json(f32.maxDeviation.get<double>() == 0 ? "none" : "rounding"));
         QCOMPARE(checkPreset("ssm-decay", "tiling").verdict, Verdict::NotApplicable);
     }
 

@@ -414,6 +414,41 @@ private slots:
         }
         QVERIFY(inputErrorOf([&] { attnlab::checkPrecision(spec, Precision::Float64); }).isNull());
     }
+
+    // forwardBatch (§2.11-2.13): one sequence is forward(); a batch gives each sequence its own
+    // result; a tensor-parallel split and the unmasked path change nothing exactly.
+    void batchTensorSplitAndUnmaskedPathAreExact() {
+        ModelSpec spec;
+        LayerSpec l = layer(MixerSpec::Kind::SoftmaxLike, MaskSpec::causal());
+        l.wq = MatrixSpec::random(1);
+        l.wk = MatrixSpec::random(2);
+        l.wv = MatrixSpec::random(3);
+        l.wo = MatrixSpec::random(4);
+        l.heads = 2;
+        spec.layers.push_back(l);
+        const Model<Rational> model(spec, 2);
+        const Matrix<Rational> a = rat("1 0; 0 1; 2 -1"), b = rat("1 1; -1 2");
+        const auto alone = [&](const Matrix<Rational>& x) { return text(model.forward(x).output); };
+        const std::vector<Trace<Rational>> batch = model.forwardBatch({a, b}, Maps::Keep);
+        QCOMPARE(int(batch.size()), 2);
+        QCOMPARE(text(batch[0].output), alone(a));
+        QCOMPARE(text(batch[1].output), alone(b));
+        QCOMPARE(batch[1].layers[0].heads[0].weights.rows(), Eigen::Index(2));
+        for (int parts : {2, 3, 4}) {
+            Evaluation split;
+            split.parts = parts;
+            QCOMPARE(text(model.forwardBatch({a}, Maps::Drop, split)[0].output), alone(a));
+        }
+        Evaluation unmasked;
+        unmasked.unmasked = true;
+        QVERIFY(text(model.forwardBatch({a}, Maps::Drop, unmasked)[0].output) != alone(a));
+        ModelSpec open = spec;
+        open.layers[0].mask = MaskSpec::all();
+        const Model<Rational> all(open, 2);
+        QCOMPARE(text(all.forwardBatch({a}, Maps::Drop, unmasked)[0].output),
+                 text(all.forward(a).output));
+        QVERIFY(model.forwardBatch({}, Maps::Drop).empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestModel)

@@ -135,6 +135,17 @@ private slots:
                                    << "layers[0].mixer.scale: only applies to";
         QTest::newRow("batch width") << R"j({"batch": [[[1, 2]]]})j"
                                      << "batch[0]: has width 2, expected d = 3";
+        QTest::newRow("batch not a list") << R"j({"batch": {"x": [[1, 2, 3]]}})j"
+                                          << "batch: must be an array";
+        QTest::newRow("batch sequence empty") << R"j({"batch": [[]]})j"
+                                              << "batch[0]: must be a non-empty array of rows";
+        QTest::newRow("batch row width") << R"j({"batch": [[[1, 2, 3], [1, 2]]]})j"
+                                         << "batch[0][1]: row has 2 entries, expected 3";
+        QTest::newRow("batch length vs custom mask")
+            << R"j({"layers": [{"mask": {"kind": "custom", "cells": [[1, 0], [1, 1]]}}],
+                    "batch": [[[1, 2, 3]]]})j"
+            << "batch[0]: has 1 tokens, but layers[0].mask: cells: custom mask is 2 x 2, "
+               "expected 1 x 1";
         QTest::newRow("empty layers") << R"j({"layers": []})j"
                                       << "layers: must be a non-empty array";
         QTest::newRow("unknown mask") << R"j({"layers": [{"mask": {"kind": "diagonal"}}]})j"

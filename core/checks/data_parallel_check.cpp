@@ -1,0 +1,140 @@
+// data-parallel (properties.md §2.13): the batch split in halves between two workers, each
+// running the same network on its examples and computing their losses ℓ_b = ⟨f(x_b), δ_b⟩ (δ_b
+// drawn by the example's original index) and input gradients Jᵀδ_b; the workers' losses are
+// added (the all-reduce) and outputs and gradients gathered by original index. This equals the
+// whole batch's loss Σ_b ℓ_b, outputs and gradients: exact over the rationals because every
+// layer acts on each sequence by itself; in floating point the loss is summed in another order
+// and each half is a smaller batch, so the difference is rounding and is reported as such.
+#include "backward.h"
+#include "checks/check_factories.h"
+#include "checks/check_support.h"
+#include "precision_dispatch.h"
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kWorkers = 2;
+
+// What one evaluation of the batch gives: per-example outputs, losses and input gradients.
+template <class T>
+struct BatchResult {
+    std::vector<Matrix<T>> outputs, gradients;
+    std::vector<T> losses;
+    T loss = T(0); // the reduced loss
+};
+
+class DataParallelCheck : public PropertyCheck {
+public:
+    std::string name() const override { return "data-parallel"; }
+    std::string parameters() const override {
+        return "(none; the batch is split in halves between 2 workers, losses added)";
+    }
+    PropertyReport run(const CheckRequest& request) const override {
+        expectParams(request, {});
+        return withScalar(request.scenario.precision,
+                          [&]<class T>() { return runTyped<T>(request); });
+    }
+
+private:
+    template <class T>
+    PropertyReport runTyped(const CheckRequest& request) const {
+        const Scenario& s = request.scenario;
+        const BatchSetup<T> batch(s, request.seed);
+        const Model<T> model(s.model, s.d());
+        const std::size_t size = batch.sequences.size();
+        std::vector<Matrix<T>> deltas;
+        for (std::size_t b = 0; b < size; ++b)
+            deltas.push_back(
+                MatrixSpec::random(request.seed * 1000003ULL + 104729ULL + b)
+                    .materialize<T>(int(batch.sequences[b].rows()), model.outputWidth()));
+
+        // Runs `shards` (each a worker's examples, by original index), then reduces.
+        const auto evaluate = [&](const std::vector<std::vector<std::size_t>>& shards) {
+            BatchResult<T> r;
+            r.outputs.resize(size);
+            r.gradients.resize(size);
+            r.losses.resize(size);
+            for (const auto& shard : shards) {
+                pollCancel(request);
+                if (shard.empty()) continue;
+                const std::vector<Matrix<T>> out = batch.outputs(model, {}, shard);
+                T workerLoss = T(0);
+                for (std::size_t i = 0; i < shard.size(); ++i) {
+                    const std::size_t b = shard[i];
+                    r.outputs[b] = out[i];
+                    r.losses[b] = out[i].cwiseProduct(deltas[b]).sum();
+                    workerLoss += r.losses[b];
+                    r.gradients[b] = vjp(model, batch.sequences[b], deltas[b]);
+                }
+                r.loss += workerLoss;
+            }
+            return r;
+        };
+        std::vector<std::size_t> all(size);
+        for (std::size_t b = 0; b < size; ++b)
+            all[b] = b;
+        const std::size_t half = (size + 1) / 2;
+        const std::vector<std::vector<std::size_t>> workers = {
+            {all.begin(), all.begin() + long(half)}, {all.begin() + long(half), all.end()}};
+        const BatchResult<T> whole = evaluate({all}), parallel = evaluate(workers);
+
+        // The loss compared at the scale of Σ|ℓ_b|: only the order of that sum differs.
+        Deviation<T> loss = compareMatrices<T>(Matrix<T>::Constant(1, 1, parallel.loss),
+                                               Matrix<T>::Constant(1, 1, whole.loss));
+        for (const T& l : whole.losses)
+            loss.magnitude += absolute<T>(l);
+        const ListDeviation<T> outputs = compareLists(parallel.outputs, whole.outputs);
+        const ListDeviation<T> gradients = compareLists(parallel.gradients, whole.gradients);
+        Deviation<T> worst = loss;
+        worst.merge(outputs.deviation);
+        worst.merge(gradients.deviation);
+
+        PropertyReport report;
+        report.name = name();
+        const std::string difference = settleOrderOnly(
+            report, worst, batch.depth + long(size),
+            "splitting the batch between workers (smaller batches, the loss summed per "
+            "worker, then added)");
+        report.checked = batch.checked;
+        report.checked["workers"] = kWorkers;
+        report.checked["compared"] = {"loss", "outputs", "input gradients"};
+        report.details = {{"shards", workers},
+                          {"loss_whole_batch", scalarJson<T>(whole.loss)},
+                          {"loss_data_parallel", scalarJson<T>(parallel.loss)},
+                          {"loss_deviation", scalarJson<T>(loss.largest)},
+                          {"output_deviation", scalarJson<T>(outputs.deviation.largest)},
+                          {"gradient_deviation", scalarJson<T>(gradients.deviation.largest)}};
+        if (report.verdict == Verdict::Fails) {
+            const bool lossWorst = loss.largest >= worst.largest;
+            const bool outputWorst = !lossWorst && outputs.deviation.largest >= worst.largest;
+            if (lossWorst)
+                report.witness = {{"quantity", "loss"},
+                                  {"data_parallel", scalarJson<T>(parallel.loss)},
+                                  {"whole_batch", scalarJson<T>(whole.loss)}};
+            else
+                report.witness = listWitness(outputWorst ? outputs : gradients,
+                                             outputWorst ? parallel.outputs : parallel.gradients,
+                                             outputWorst ? whole.outputs : whole.gradients,
+                                             "example", "data_parallel", "whole_batch");
+            if (!lossWorst) report.witness["quantity"] = outputWorst ? "output" : "gradient";
+            report.explanation = "the data-parallel run is " + difference +
+                                 " from the whole batch: some layer couples the sequences";
+        } else {
+            report.explanation =
+                "loss, outputs and input gradients of 2 workers and of the whole batch: " +
+                difference +
+                ". Every layer acts on each sequence by itself, so in exact arithmetic this "
+                "always holds";
+        }
+        return report;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<PropertyCheck> makeDataParallelCheck() {
+    return std::make_unique<DataParallelCheck>();
+}
+
+} // namespace attnlab
