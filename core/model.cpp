@@ -1,6 +1,7 @@
 // Building a model's weights and running its forward pass.
 #include "model.h"
 
+#include "backend/registry.h"
 #include "error.h"
 
 namespace attnlab {
@@ -26,7 +27,8 @@ int projectionWidth(const MatrixSpec& spec, int d) {
 } // namespace
 
 template <class T>
-Model<T>::Model(const ModelSpec& spec, int d) : spec_(spec), d_(d) {
+Model<T>::Model(const ModelSpec& spec, int d, BackendChoice backend)
+    : spec_(spec), d_(d), backend_(backend) {
     if (spec.layers.empty()) throw InputError("layers", "must be a non-empty array");
     int width = d;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
@@ -117,8 +119,12 @@ Matrix<T> Model<T>::applyLayer(std::size_t index, const Matrix<T>& x, Trace<T>& 
         }
         Matrix<T> bias;
         if (pos.kind == PositionalSpec::Kind::Alibi) bias = alibiBias<T>(pos, n, head, heads);
-        HeadResult<T> r = attendHead<T>(layer.mixer, qh, kh, v.middleCols(head * pv, pv),
-                                        bias.size() ? &bias : nullptr, mask);
+        const Matrix<T> vh = v.middleCols(head * pv, pv);
+        HeadRun<T> run =
+            attendOn<T>(backend_, {layer.mixer, qh, kh, vh, bias.size() ? &bias : nullptr,
+                                   layer.mask, mask, maps == Maps::Keep});
+        HeadResult<T>& r = run.result;
+        noteBackend(trace, layerTrace, index, head, run.backend, run.notice);
         concat.middleCols(head * pv, pv) = r.output;
         if (head == 0)
             for (int row : r.allMaskedRows)
