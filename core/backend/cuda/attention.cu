@@ -66,7 +66,7 @@ void launchMaps(const DeviceHead<T>& h) {
 template <class T>
 void launchWeighted(const DeviceHead<T>& h) {
     if (h.pv == 0) return;
-    const dim3 grid(blocks(h.pv, 64), h.n);
+    const dim3 grid(h.n, blocks(h.pv, 64)); // n in x: up to 2^31 - 1 blocks
     if constexpr (std::is_same_v<T, float>)
         f32::weightedKernel<<<grid, 64>>>(h);
     else

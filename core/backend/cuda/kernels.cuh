@@ -10,7 +10,7 @@ __global__ void mapsKernel(DeviceHead<REAL> h) {
 }
 
 __global__ void weightedKernel(DeviceHead<REAL> h) {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x, s = blockIdx.y;
+    const int s = blockIdx.x, j = blockIdx.y * blockDim.x + threadIdx.x;
     if (s < h.n && j < h.pv) attnlab_weighted_cell(s, j, h.weights, h.v, h.n, h.pv, h.output);
 }
 

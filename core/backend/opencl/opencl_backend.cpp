@@ -69,6 +69,7 @@ public:
         }
     }
 
+    using Backend::attend;
     std::string name() const override { return "opencl"; }
     std::vector<DeviceInfo> devices() const override { return infos_; }
     std::string status() const override { return status_; }
