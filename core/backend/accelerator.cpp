@@ -48,9 +48,10 @@ Support acceleratorSupport(const HeadRequest& r, const DeviceLimits& limits) {
     if (r.maskStackDepth > 16) return {false, "the mask expression is nested too deeply"};
     const std::uint64_t scalarBytes = r.precision == Precision::Float32 ? 4 : 8;
     const std::uint64_t n = std::uint64_t(r.n), square = n * n * scalarBytes;
+    const int squares = (r.keepMaps ? 2 : 0) + (r.hasBias ? 1 : 0); // n x n buffers
     const std::uint64_t total =
-        scalarBytes * n * std::uint64_t(2 * r.p + 2 * r.pv) + square * (r.keepMaps ? 3 : 1);
-    if (total > limits.globalBytes / 10 * 8 || square > limits.maxAllocBytes)
+        scalarBytes * n * std::uint64_t(2 * r.p + 2 * r.pv) + square * std::uint64_t(squares);
+    if (total > limits.globalBytes / 10 * 8 || (squares > 0 && square > limits.maxAllocBytes))
         return {false, "n = " + std::to_string(r.n) + " needs " + mib(total) +
                            " of device memory, the device has " + mib(limits.globalBytes)};
     const bool fused = !r.keepMaps || (r.tile > 0 && r.mixer != MixerSpec::Kind::Ssm);

@@ -21,6 +21,7 @@ HeadRequest headRequest(const HeadTask<T>& task) {
     r.pv = int(task.v.cols());
     r.tile = task.mixer.kind == MixerSpec::Kind::Ssm ? 0 : task.mixer.tile;
     r.keepMaps = task.keepMaps;
+    r.hasBias = task.bias && task.mixer.kind != MixerSpec::Kind::Ssm;
     r.maskStackDepth = maskStackDepth(task.mask);
     return r;
 }

@@ -21,6 +21,7 @@ struct HeadRequest {
     int pv = 0;             // head width of V
     int tile = 0;           // key tile of the tiled evaluation (0: untiled)
     bool keepMaps = true;   // the n x n scores and weights are wanted
+    bool hasBias = false;   // an n x n additive bias is uploaded
     int maskStackDepth = 1; // nesting of the mask expression (mask_program.h)
 };
 

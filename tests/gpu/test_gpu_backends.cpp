@@ -7,6 +7,7 @@
 //
 // Tolerance: |backend - cpu| <= tol · (1 + max|cpu|) entrywise, tol = 1e-4 in float32 and
 // 1e-10 in float64 (n ≤ 70, head widths 6 and 5: reassociated sums of that length).
+#include "backend/accelerator.h"
 #include "backend/registry.h"
 #include "mask.h"
 
@@ -162,6 +163,32 @@ private slots:
 
     void openclMatchesTheCpu() { compareBackend("opencl"); }
     void cudaMatchesTheCpu() { compareBackend("cuda"); }
+
+    // The rules every accelerator applies: exact is refused, float64 needs the device's fp64,
+    // the maps must fit the memory and a key tile the local memory; each says why.
+    void supportRulesSayWhy() {
+        DeviceLimits limits;
+        limits.fp64 = false;
+        limits.globalBytes = limits.maxAllocBytes = 1 << 20;
+        limits.localBytes = 16 * 1024;
+        HeadRequest r;
+        r.precision = Precision::Float32;
+        r.n = 64;
+        r.p = r.pv = 8;
+        QVERIFY(acceleratorSupport(r, limits).ok);
+        auto why = [&](HeadRequest changed) { return acceleratorSupport(changed, limits).why; };
+        HeadRequest exact = r, wide = r, big = r, tiled = r;
+        exact.precision = Precision::Exact;
+        QVERIFY(why(exact).find("CPU only") != std::string::npos);
+        wide.precision = Precision::Float64;
+        QVERIFY(why(wide).find("float64") != std::string::npos);
+        big.n = 1024;
+        QVERIFY(why(big).find("device memory") != std::string::npos);
+        big.keepMaps = false; // the fused kernel needs no n x n buffers
+        QVERIFY(acceleratorSupport(big, limits).ok);
+        tiled.tile = 1024;
+        QVERIFY(why(tiled).find("local memory") != std::string::npos);
+    }
 
     // auto never picks a backend that refuses, and falls back to the CPU with a notice when an
     // explicitly chosen backend refuses (exact precision).
