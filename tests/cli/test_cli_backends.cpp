@@ -100,7 +100,11 @@ private slots:
             cudaDevice = cudaDevice || d["backend"] == "cuda";
         const json j = json::parse(r.out.toStdString());
         QCOMPARE(j["backend"], json(cudaDevice ? "cuda" : "cpu"));
-        if (!cudaDevice) QVERIFY2(r.err.contains("cuda has no device"), r.err.constData());
+        if (cudaDevice) return;
+        QVERIFY2(r.err.contains("cuda has no device"), r.err.constData());
+        const CliResult text = runCli({"devices"});
+        QVERIFY2(text.out.contains("cuda backend: 0 device(s); no CUDA device"),
+                 text.out.constData());
     }
 
 private:
