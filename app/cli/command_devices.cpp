@@ -19,8 +19,19 @@ std::string devicesUsage() {
            "opencl.\n\n"
            "  --json   print {\"backends\": [{\"name\", \"status\", \"accelerates\"}],\n"
            "           \"devices\": [{\"backend\", \"name\", \"type\", \"memory_bytes\", "
-           "\"features\"}]}\n";
+           "\"features\"}],\n"
+           "           \"not_built\": [names]}\n";
 }
+
+namespace {
+// The backends this build was configured without.
+std::vector<std::string> notBuilt() {
+    std::vector<std::string> names;
+    for (const char* name : {"cuda", "opencl"})
+        if (!findBackend(name)) names.push_back(name);
+    return names;
+}
+} // namespace
 
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
     const Arguments a(args, {"--json"}, {});
@@ -41,9 +52,15 @@ int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std:
                                       {"memory_bytes", d.memoryBytes},
                                       {"features", d.features}});
         }
-        out << nlohmann::json{{"backends", backendList}, {"devices", deviceList}}.dump(2) << "\n";
+        out << nlohmann::json{{"backends", backendList},
+                              {"devices", deviceList},
+                              {"not_built", notBuilt()}}
+                   .dump(2)
+            << "\n";
         return 0;
     }
+    for (const std::string& name : notBuilt())
+        out << name << " backend: not built into this version\n";
     for (const auto& b : backends()) {
         const auto devices = b->devices();
         out << b->name() << " backend: " << devices.size() << " device(s); " << b->status() << "\n";
