@@ -1,6 +1,7 @@
 // Building a model's weights and running its forward pass.
 #include "model.h"
 
+#include "backend/registry.h"
 #include "error.h"
 
 namespace attnlab {
@@ -26,7 +27,8 @@ int projectionWidth(const MatrixSpec& spec, int d) {
 } // namespace
 
 template <class T>
-Model<T>::Model(const ModelSpec& spec, int d) : spec_(spec), d_(d) {
+Model<T>::Model(const ModelSpec& spec, int d, BackendChoice backend)
+    : spec_(spec), d_(d), backend_(backend) {
     if (spec.layers.empty()) throw InputError("layers", "must be a non-empty array");
     int width = d;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
@@ -190,8 +192,17 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
             Matrix<T> bias;
             if (pos.kind == PositionalSpec::Kind::Alibi) bias = alibiBias<T>(pos, n, head, heads);
             const Matrix<T>* biasPtr = bias.size() ? &bias : nullptr;
-            HeadResult<T> r = how.unmasked ? attendHeadUnmasked<T>(layer.mixer, qh, kh, vh, biasPtr)
-                                           : attendHead<T>(layer.mixer, qh, kh, vh, biasPtr, mask);
+            HeadRun<T> run;
+            if (how.unmasked) {
+                run.result = attendHeadUnmasked<T>(layer.mixer, qh, kh, vh, biasPtr);
+                run.backend = "cpu";
+            } else {
+                run = attendOn<T>(backend_,
+                                  {layer.mixer, qh, kh, vh, biasPtr, layer.mask, mask,
+                                   maps == Maps::Keep});
+            }
+            HeadResult<T>& r = run.result;
+            noteBackend(traces[b], layerTraces[b], index, head, run.backend, run.notice);
             concat.block(start, head * pv, n, pv) = r.output;
             if (head == 0)
                 for (int row : r.allMaskedRows)

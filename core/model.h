@@ -3,6 +3,7 @@
 // relative positions, mask, mixer, concat, Wo, residual) in order.
 #pragma once
 
+#include "backend/backend_choice.h"
 #include "model_spec.h"
 #include "trace.h"
 
@@ -39,7 +40,8 @@ class Model {
 public:
     /// Materialises the weights for tokens of width d; throws InputError naming the layer and
     /// matrix when a shape does not fit (e.g. `layers[1].wq: matrix is 3 x 2, expected 4 x 2`).
-    Model(const ModelSpec& spec, int d);
+    /// Heads are computed on the backend `backend` resolves to (registry.h), per head.
+    Model(const ModelSpec& spec, int d, BackendChoice backend = BackendChoice::Cpu);
 
     /// f(X) with positions starting at the spec's offset plus `extraOffset`.
     Trace<T> forward(const Matrix<T>& tokens, Maps maps = Maps::Keep, long extraOffset = 0) const;
@@ -64,6 +66,7 @@ private:
 
     ModelSpec spec_;
     int d_;
+    BackendChoice backend_;
     std::vector<Weights> weights_;
 };
 

@@ -38,7 +38,7 @@ struct Sides {
 
 template <class T>
 Sides<T> computeSides(const Scenario& s) {
-    const Model<T> model(s.model, s.d());
+    const Model<T> model(s.model, s.d(), s.backend);
     const Matrix<T> x = s.tokens.materialize<T>();
     Sides<T> sides{model.forward(x), std::nullopt, s.permutation.resolve(s.n())};
     if (s.permutation.isSet()) sides.transformed = model.forward(sides.sigma.applyRows(x));
@@ -53,11 +53,23 @@ json traceJson(const Trace<T>& trace) {
         for (const auto& head : layer.heads)
             heads.push_back({{"scores", matrixValuesJson(head.scores)},
                              {"weights", matrixValuesJson(head.weights)}});
-        layers.push_back({{"heads", heads}, {"output", matrixValuesJson(layer.output)}});
+        layers.push_back({{"heads", heads},
+                          {"output", matrixValuesJson(layer.output)},
+                          {"backend", layer.backend}});
     }
     return {{"input", matrixValuesJson(trace.input)},
             {"layers", layers},
             {"output", matrixValuesJson(trace.output)}};
+}
+
+// The backends that computed the layers, each once, in order: "opencl", "opencl+cpu".
+template <class T>
+std::string backendsUsed(const Trace<T>& trace) {
+    std::string used;
+    for (const auto& layer : trace.layers)
+        if (("+" + used + "+").find("+" + layer.backend + "+") == std::string::npos)
+            used += (used.empty() ? "" : "+") + layer.backend;
+    return used;
 }
 
 template <class T>
@@ -97,6 +109,8 @@ void printTrace(std::ostringstream& out, const std::string& side, const Trace<T>
             printMatrix(out,
                         "layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
                         trace.layers[l].heads[h].weights);
+    for (std::size_t l = 0; l < trace.layers.size(); ++l)
+        out << "layer " << l << " computed on " << trace.layers[l].backend << "\n";
     printMatrix(out, "output", trace.output);
 }
 
@@ -108,13 +122,15 @@ json runJson(const Scenario& s) {
         json j = {{"n", s.n()},
                   {"d", s.d()},
                   {"precision", precisionName(s.precision)},
-                  {"backend", "cpu"},
+                  {"backend", backendsUsed(sides.original)},
+                  {"backend_requested", backendChoiceName(s.backend)},
                   {"original", traceJson(sides.original)}};
         if (sides.transformed) {
             j["transformed"] = traceJson(*sides.transformed);
             j["permutation"] = sides.sigma.images();
         }
         j["warnings"] = sides.original.warnings;
+        j["notices"] = sides.original.notices;
         return j;
     });
 }
@@ -126,7 +142,8 @@ std::string runText(const Scenario& s) {
         out << (s.name.empty() ? "(unnamed scenario)" : s.name) << "\n"
             << "n = " << s.n() << ", d = " << s.d() << ", precision " << precisionName(s.precision)
             << ", " << s.model.layers.size() << " layer(s), positional "
-            << s.model.positional.describe() << ", backend cpu\n\n";
+            << s.model.positional.describe() << ", backend " << backendsUsed(sides.original)
+            << " (asked: " << backendChoiceName(s.backend) << ")\n\n";
         printTrace(out, "original f(X)", sides.original);
         if (sides.transformed) {
             out << "\n";
@@ -143,7 +160,23 @@ std::string runText(const Scenario& s) {
         }
         for (const std::string& w : sides.original.warnings)
             out << "warning: " << w << "\n";
+        for (const std::string& notice : sides.original.notices)
+            out << "notice: " << notice << "\n";
         return out.str();
+    });
+}
+
+json backendJson(const Scenario& s) {
+    return withScalar(s.precision, [&]<class T>() {
+        const Trace<T> trace =
+            Model<T>(s.model, s.d(), s.backend).forward(s.tokens.materialize<T>(), Maps::Drop);
+        json layers = json::array();
+        for (const auto& layer : trace.layers)
+            layers.push_back(layer.backend);
+        return json{{"backend", backendsUsed(trace)},
+                    {"backend_requested", backendChoiceName(s.backend)},
+                    {"layer_backends", layers},
+                    {"notices", trace.notices}};
     });
 }
 

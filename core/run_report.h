@@ -16,8 +16,12 @@ namespace attnlab {
 template <class T>
 nlohmann::json matrixValuesJson(const Matrix<T>& m);
 
-/// `run --json` for the scenario, computed on the CPU core.
+/// `run --json` for the scenario, computed on the backend it asks for: "backend" (what ran,
+/// e.g. "opencl", "opencl+cpu"), "backend_requested", per layer "backend", and "notices".
 nlohmann::json runJson(const Scenario& scenario);
+/// What one forward pass of the scenario's tokens ran on: {"backend", "backend_requested",
+/// "layer_backends", "notices"} (the `check --json` fields).
+nlohmann::json backendJson(const Scenario& scenario);
 /// The same run as text for a terminal: input, per layer and head the weights, the output, and
 /// for a permutation both sides and the largest |f(P X) - P f(X)|.
 std::string runText(const Scenario& scenario);

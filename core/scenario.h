@@ -2,6 +2,7 @@
 // tokens, model, the transformation (a permutation), the checks to run and an optional batch.
 #pragma once
 
+#include "backend/backend_choice.h"
 #include "model_spec.h"
 #include "permutation.h"
 
@@ -42,6 +43,8 @@ struct Scenario {
     std::string name;
     std::string notes;
     Precision precision = Precision::Float64;
+    /// Where to compute (set by the caller, e.g. `--backend`; not part of the file or of ==).
+    BackendChoice backend = BackendChoice::Cpu;
     TokenSpec tokens;
     ModelSpec model;
     PermutationSpec permutation;

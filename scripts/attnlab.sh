@@ -6,6 +6,7 @@
 #   bash scripts/attnlab.sh test   # build, then run every test (ctest)
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags).
+# The CUDA backend needs no package: it is built when the machine's CUDA toolkit (nvcc) is found.
 set -euo pipefail
 
 mode=${1:-run}
@@ -19,7 +20,7 @@ packages=(
     build-essential cmake ninja-build pkg-config git
     qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev fonts-dejavu-core
     libeigen3-dev nlohmann-json3-dev libgmp-dev
-    ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
+    ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo # OpenCL backend, PoCL device
     xvfb xauth
 )
 

@@ -1,6 +1,9 @@
 // Arguments: parsing and validation of one subcommand's arguments.
 #include "arguments.h"
 
+#include "backend/registry.h"
+#include "error.h"
+
 #include <algorithm>
 
 namespace attnlab::cli {
@@ -72,6 +75,18 @@ void Arguments::expectPositionals(std::size_t count, const std::string& what) co
     if (positionals_.size() < count) throw UsageError("missing " + what);
     if (positionals_.size() > count)
         throw UsageError("unexpected argument '" + positionals_[count] + "'");
+}
+
+BackendChoice backendOption(const Arguments& a) {
+    const std::string name = a.option("--backend").value_or("auto");
+    BackendChoice choice;
+    try {
+        choice = parseBackendChoice(name);
+    } catch (const InputError&) {
+        throw UsageError("--backend must be auto, cpu, opencl or cuda, got '" + name + "'");
+    }
+    requireCompiledIn(choice);
+    return choice;
 }
 
 } // namespace attnlab::cli

@@ -2,6 +2,8 @@
 // positionals, `--help`; anything else is a usage error (exit status 2).
 #pragma once
 
+#include "backend/backend_choice.h"
+
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -38,5 +40,9 @@ private:
     std::map<std::string, std::vector<std::string>> values_;
     std::vector<std::string> flagsGiven_;
 };
+
+/// The `--backend` option (default auto): a usage error for an unknown name, an InputError
+/// when the backend named is not compiled into this build.
+BackendChoice backendOption(const Arguments& a);
 
 } // namespace attnlab::cli

@@ -4,6 +4,7 @@
 
 #include "checks/property_check.h"
 #include "error.h"
+#include "run_report.h"
 #include "scenario_json.h"
 
 #include <ostream>
@@ -21,6 +22,7 @@ std::string checkUsage() {
            "  --property P  NAME or NAME:key=value,... (repeatable), e.g. locality:radius=2\n"
            "  --samples K   random permutations to sample (overrides a property's samples)\n"
            "  --seed S      seed of the sampled permutations and perturbations (default 0)\n"
+           "  --backend B   where the forward passes run (default auto; gradient: always cpu)\n"
            "  --json        print {\"precision\", \"backend\", \"properties\": [...]}\n\n"
            "properties:\n";
     for (const auto& c : propertyChecks()) {
@@ -40,19 +42,18 @@ std::string valueText(const nlohmann::json& v) {
 
 } // namespace
 
-int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const Arguments a(args, {"--json"}, {"--property", "--samples", "--seed", "--backend"});
     if (a.help()) {
         out << checkUsage();
         return 0;
     }
     a.expectPositionals(1, "SCENARIO (a .json file or builtin:NAME)");
-    const std::string backend = a.option("--backend").value_or("auto");
-    if (backend != "auto" && backend != "cpu")
-        throw InputError("--backend " + backend + ": this backend is not built into this version");
+    const BackendChoice backend = backendOption(a);
     const long samples = a.integer("--samples", -1, 0, 1000000);
     const auto seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, 1L << 53));
-    const Scenario scenario = loadScenario(a.positionals()[0]);
+    Scenario scenario = loadScenario(a.positionals()[0]);
+    scenario.backend = backend;
 
     std::vector<CheckSpec> checks;
     for (const std::string& p : a.all("--property"))
@@ -73,19 +74,25 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     for (const auto& r : reports)
         failed = failed || r.verdict == Verdict::Fails;
 
+    const nlohmann::json ran = backendJson(scenario);
+    for (const auto& notice : ran["notices"])
+        err << "notice: " << notice.get<std::string>() << "\n";
     if (a.flag("--json")) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& r : reports)
             list.push_back(reportJson(r));
-        out << nlohmann::json{{"precision", precisionName(scenario.precision)},
-                              {"backend", "cpu"},
-                              {"properties", list}}
-                   .dump(2)
-            << "\n";
+        nlohmann::json result = ran;
+        result["precision"] = precisionName(scenario.precision);
+        result["properties"] = list;
+        out << result.dump(2) << "\n";
         return failed ? 1 : 0;
     }
     out << (scenario.name.empty() ? "(unnamed scenario)" : scenario.name) << " — precision "
-        << precisionName(scenario.precision) << ", backend cpu\n\n";
+        << precisionName(scenario.precision) << ", backend " << ran["backend"].get<std::string>()
+        << " (asked: " << backendChoiceName(backend) << "; layers:";
+    for (const auto& layer : ran["layer_backends"])
+        out << " " << layer.get<std::string>();
+    out << ")\n\n";
     for (const auto& r : reports) {
         out << (r.verdict == Verdict::Holds   ? "HOLDS "
                 : r.verdict == Verdict::Fails ? "FAILS "

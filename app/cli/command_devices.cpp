@@ -2,7 +2,7 @@
 #include "arguments.h"
 #include "commands.h"
 
-#include "backend/device.h"
+#include "backend/registry.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,11 +12,26 @@ namespace attnlab::cli {
 
 std::string devicesUsage() {
     return "usage: attnlab-cli devices [--json]\n\n"
-           "Lists every backend compiled into this build and its devices (name, type, memory,\n"
-           "features). The CPU is always present.\n\n"
-           "  --json   print {\"devices\": [{\"backend\", \"name\", \"type\", \"memory_bytes\", "
-           "\"features\"}]}\n";
+           "Lists every backend compiled into this build, what it computes on (or why it has no\n"
+           "device), and its devices (name, type, memory, features). The CPU is always present\n"
+           "and last. `--backend auto` picks a CUDA GPU, then an OpenCL GPU or accelerator, then\n"
+           "the CPU; an OpenCL CPU device (PoCL) runs only when asked for with --backend "
+           "opencl.\n\n"
+           "  --json   print {\"backends\": [{\"name\", \"status\", \"accelerates\"}],\n"
+           "           \"devices\": [{\"backend\", \"name\", \"type\", \"memory_bytes\", "
+           "\"features\"}],\n"
+           "           \"not_built\": [names]}\n";
 }
+
+namespace {
+// The backends this build was configured without.
+std::vector<std::string> notBuilt() {
+    std::vector<std::string> names;
+    for (const char* name : {"cuda", "opencl"})
+        if (!findBackend(name)) names.push_back(name);
+    return names;
+}
+} // namespace
 
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
     const Arguments a(args, {"--json"}, {});
@@ -25,26 +40,38 @@ int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std:
         return 0;
     }
     a.expectPositionals(0, "");
-    const auto devices = listDevices();
     if (a.flag("--json")) {
-        nlohmann::json list = nlohmann::json::array();
-        for (const auto& d : devices)
-            list.push_back({{"backend", d.backend},
-                            {"name", d.name},
-                            {"type", d.type},
-                            {"memory_bytes", d.memoryBytes},
-                            {"features", d.features}});
-        out << nlohmann::json{{"devices", list}}.dump(2) << "\n";
+        nlohmann::json backendList = nlohmann::json::array(), deviceList = nlohmann::json::array();
+        for (const auto& b : backends()) {
+            backendList.push_back(
+                {{"name", b->name()}, {"status", b->status()}, {"accelerates", b->accelerates()}});
+            for (const auto& d : b->devices())
+                deviceList.push_back({{"backend", d.backend},
+                                      {"name", d.name},
+                                      {"type", d.type},
+                                      {"memory_bytes", d.memoryBytes},
+                                      {"features", d.features}});
+        }
+        out << nlohmann::json{{"backends", backendList},
+                              {"devices", deviceList},
+                              {"not_built", notBuilt()}}
+                   .dump(2)
+            << "\n";
         return 0;
     }
-    for (const auto& d : devices) {
-        out << d.backend << ": " << d.name << " (" << d.type << ", "
-            << d.memoryBytes / (1024 * 1024) << " MiB)\n  features:";
-        for (const auto& f : d.features)
-            out << " " << f;
-        out << "\n";
+    for (const std::string& name : notBuilt())
+        out << name << " backend: not built into this version\n";
+    for (const auto& b : backends()) {
+        const auto devices = b->devices();
+        out << b->name() << " backend: " << devices.size() << " device(s); " << b->status() << "\n";
+        for (const auto& d : devices) {
+            out << "  " << d.name << " (" << d.type << ", " << d.memoryBytes / (1024 * 1024)
+                << " MiB)\n    features:";
+            for (const auto& f : d.features)
+                out << " " << f;
+            out << "\n";
+        }
     }
-    out << "(OpenCL and CUDA backends are not built into this version)\n";
     return 0;
 }
 

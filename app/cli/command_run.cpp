@@ -21,7 +21,8 @@ std::string runUsage() {
            "permutation, on the permuted tokens P X: per layer and head the scores and weights, "
            "per\n"
            "layer the output.\n\n"
-           "  --backend B  where to compute (this build: cpu; auto picks cpu)\n"
+           "  --backend B  where to compute (default auto: a GPU, else the CPU; see devices);\n"
+           "               a layer the backend cannot compute runs on the CPU, with a notice\n"
            "  --json       print the result as JSON (exact values as \"p/q\" strings)\n"
            "  --out DIR    also write every matrix to DIR as float64 .npy and as a heatmap .png\n";
 }
@@ -64,14 +65,9 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
         return 0;
     }
     a.expectPositionals(1, "SCENARIO (a .json file or builtin:NAME)");
-    const std::string backend = a.option("--backend").value_or("auto");
-    if (backend != "auto" && backend != "cpu") {
-        if (backend != "opencl" && backend != "cuda")
-            throw UsageError("--backend must be auto, cpu, opencl or cuda");
-        throw InputError("--backend " + backend +
-                         ": this backend is not built into this version (see attnlab-cli devices)");
-    }
-    const Scenario scenario = loadScenario(a.positionals()[0]);
+    const BackendChoice backend = backendOption(a);
+    Scenario scenario = loadScenario(a.positionals()[0]);
+    scenario.backend = backend;
     const nlohmann::json result = runJson(scenario);
     if (const auto dir = a.option("--out")) {
         std::error_code ec;
@@ -88,6 +84,8 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
         out << runText(scenario);
     for (const auto& w : result["warnings"])
         err << "warning: " << w.get<std::string>() << "\n";
+    for (const auto& notice : result["notices"])
+        err << "notice: " << notice.get<std::string>() << "\n";
     return 0;
 }
 

@@ -46,8 +46,4 @@ DeviceInfo cpuDevice() {
     return cpu;
 }
 
-std::vector<DeviceInfo> listDevices() {
-    return {cpuDevice()};
-}
-
 } // namespace attnlab

@@ -9,14 +9,14 @@
 namespace attnlab {
 
 struct DeviceInfo {
-    std::string backend; // "cpu", later "opencl", "cuda"
+    std::string backend; // "cpu", "opencl", "cuda"
     std::string name;
     std::string type; // "cpu", "gpu", "accelerator"
     std::uint64_t memoryBytes = 0;
     std::vector<std::string> features;
 };
 
-/// Every device of every backend compiled in, CPU last.
+/// Every device of every backend compiled in (registry.h), CPU last.
 std::vector<DeviceInfo> listDevices();
 /// The CPU device: model name, logical cores, memory and the precisions it supports.
 DeviceInfo cpuDevice();

@@ -19,7 +19,7 @@ struct CheckSetup {
     long depth; // accumulation length behind the float tolerance: (n + width) per layer
 
     explicit CheckSetup(const Scenario& s)
-        : model(s.model, s.d()), tokens(s.tokens.materialize<T>()),
+        : model(s.model, s.d(), s.backend), tokens(s.tokens.materialize<T>()),
           depth(long(s.n() + s.d()) * long(s.model.layers.size())) {}
 
     Matrix<T> output(const Matrix<T>& x) const { return model.forward(x, Maps::Drop).output; }

@@ -124,9 +124,6 @@ private slots:
             << QStringList{"run", "/nonexistent.json"} << 2 << "cannot open";
         QTest::newRow("unknown preset")
             << QStringList{"run", "builtin:nope"} << 2 << "no such built-in";
-        QTest::newRow("backend not built")
-            << QStringList{"run", "builtin:causal-model", "--backend", "cuda"} << 2
-            << "not built into this version";
         QTest::newRow("bad backend")
             << QStringList{"run", "builtin:causal-model", "--backend", "tpu"} << 2
             << "--backend must be";

@@ -1,0 +1,64 @@
+// What the OpenCL and CUDA backends share on the host: one head's task as the plain numbers
+// the kernels take (kernels/attention_rows.inc), the limits a device is judged by, and the
+// assembly of the result from the kernels' row-major buffers.
+#pragma once
+
+#include "backend/backend.h"
+#include "backend/mask_program.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace attnlab {
+
+/// The key tile of the fused (flash) evaluation when the mixer asks for none.
+inline constexpr int kDefaultKeyTile = 32;
+
+template <class T>
+using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// One head as kernel arguments. Mixer codes: 0 softmax, 1 softmax_like, 2 raw, 3 ssm.
+template <class T>
+struct KernelHead {
+    int n = 0, p = 0, pv = 0;
+    int mixer = 0;
+    T scale = T(1);
+    T decay = T(1);
+    int tile = kDefaultKeyTile; // key tile of the fused evaluation
+    bool fused = false;         // output by the fused kernel (else weights · V)
+    bool hasBias = false;
+    bool keepMaps = true;
+    MaskProgram mask; // for ssm: causal, or all when bidirectional
+    RowMajor<T> q, k, v, bias;
+};
+
+/// The task in kernel form (row-major copies, encoded mask, resolved scale and tile).
+template <class T>
+KernelHead<T> kernelHead(const HeadTask<T>& task);
+
+/// What a device offers, for `acceleratorSupport`.
+struct DeviceLimits {
+    bool fp64 = false;
+    std::uint64_t globalBytes = 0;
+    std::uint64_t maxAllocBytes = 0;
+    std::uint64_t localBytes = 0; // per work-group / block
+    int groupSize = 64;           // queries per work-group of the fused kernel
+};
+
+/// Bytes of local (shared) memory the fused kernel needs.
+std::uint64_t fusedLocalBytes(int tile, int p, int pv, int group, int scalarBytes);
+/// Whether an accelerator with these limits computes `request`, and why not.
+Support acceleratorSupport(const HeadRequest& request, const DeviceLimits& limits);
+
+/// The buffers a kernel run fills, row-major.
+template <class T>
+struct KernelOutput {
+    std::vector<T> scores, weights, output;
+    std::vector<int> rowAllowed;
+};
+
+/// The head result from the kernels' buffers.
+template <class T>
+HeadResult<T> headResult(const KernelHead<T>& head, const KernelOutput<T>& out);
+
+} // namespace attnlab

@@ -1,0 +1,98 @@
+// CUDA kernels of the attention backend: the shared arithmetic of kernels/attention_rows.inc
+// instantiated for float and double, and their launchers (cuda_kernels.h).
+#include "backend/cuda/cuda_kernels.h"
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace attnlab::cuda {
+
+#define ATTNLAB_FN __device__ inline
+#define ATTNLAB_GCONST const
+#define ATTNLAB_GMUT
+#define ATTNLAB_LOCAL
+#define ATTNLAB_EXP(x) attnlab_exp(x)
+#define ATTNLAB_BARRIER() __syncthreads()
+#define ATTNLAB_GROUP_ANY(value, flag) __syncthreads_or(value)
+
+__device__ inline float attnlab_exp(float x) {
+    return expf(x);
+}
+__device__ inline double attnlab_exp(double x) {
+    return ::exp(x);
+}
+
+#include "backend/kernels/mask_eval.inc"
+
+namespace f32 {
+using REAL = float;
+#include "backend/kernels/attention_rows.inc"
+// The kernels after the device functions they call.
+#include "backend/cuda/kernels.cuh"
+} // namespace f32
+
+namespace f64 {
+using REAL = double;
+#include "backend/kernels/attention_rows.inc"
+// The kernels after the device functions they call.
+#include "backend/cuda/kernels.cuh"
+} // namespace f64
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess)
+        throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(status));
+}
+
+int blocks(int count, int per) {
+    return (count + per - 1) / per;
+}
+
+} // namespace
+
+template <class T>
+void launchMaps(const DeviceHead<T>& h) {
+    if constexpr (std::is_same_v<T, float>)
+        f32::mapsKernel<<<blocks(h.n, 128), 128>>>(h);
+    else
+        f64::mapsKernel<<<blocks(h.n, 128), 128>>>(h);
+    check(cudaGetLastError(), "maps kernel launch");
+}
+
+template <class T>
+void launchWeighted(const DeviceHead<T>& h) {
+    if (h.pv == 0) return;
+    const dim3 grid(h.n, blocks(h.pv, 64)); // n in x: up to 2^31 - 1 blocks
+    if constexpr (std::is_same_v<T, float>)
+        f32::weightedKernel<<<grid, 64>>>(h);
+    else
+        f64::weightedKernel<<<grid, 64>>>(h);
+    check(cudaGetLastError(), "weighted kernel launch");
+}
+
+template <class T>
+void launchFused(const DeviceHead<T>& h, int group, std::size_t sharedBytes) {
+    const auto kernel =
+        std::is_same_v<T, float> ? (void*)f32::fusedKernel : (void*)f64::fusedKernel;
+    check(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sharedBytes)),
+        "shared memory opt-in");
+    if constexpr (std::is_same_v<T, float>)
+        f32::fusedKernel<<<blocks(h.n, group), group, sharedBytes>>>(h);
+    else
+        f64::fusedKernel<<<blocks(h.n, group), group, sharedBytes>>>(h);
+    check(cudaGetLastError(), "fused kernel launch");
+}
+
+template void launchMaps<float>(const DeviceHead<float>&);
+template void launchMaps<double>(const DeviceHead<double>&);
+template void launchWeighted<float>(const DeviceHead<float>&);
+template void launchWeighted<double>(const DeviceHead<double>&);
+template void launchFused<float>(const DeviceHead<float>&, int, std::size_t);
+template void launchFused<double>(const DeviceHead<double>&, int, std::size_t);
+
+} // namespace attnlab::cuda

@@ -1,0 +1,176 @@
+// The CUDA backend's host side: device discovery through the runtime API, device memory, and
+// the launch of the kernels of attention.cu.
+#include "backend/cuda/cuda_backend.h"
+
+#include "backend/accelerator.h"
+#include "backend/cuda/cuda_kernels.h"
+
+#include <cuda_runtime_api.h>
+
+#include <mutex>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess)
+        throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(status));
+}
+
+// Device memory for `count` values of T, freed on destruction.
+template <class T>
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(std::size_t count) : count_(count) {
+        check(cudaMalloc(reinterpret_cast<void**>(&data_),
+                         std::max<std::size_t>(count, 1) * sizeof(T)),
+              "cudaMalloc");
+    }
+    DeviceBuffer(const T* values, std::size_t count) : DeviceBuffer(count) {
+        if (count)
+            check(cudaMemcpy(data_, values, count * sizeof(T), cudaMemcpyHostToDevice),
+                  "copy to device");
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    ~DeviceBuffer() { cudaFree(data_); }
+    T* get() const { return data_; }
+    std::vector<T> read() const {
+        std::vector<T> values(count_);
+        if (count_)
+            check(cudaMemcpy(values.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost),
+                  "copy to host");
+        return values;
+    }
+
+private:
+    T* data_ = nullptr;
+    std::size_t count_;
+};
+
+class CudaBackend final : public Backend {
+public:
+    CudaBackend() {
+        int count = 0;
+        const cudaError_t status = cudaGetDeviceCount(&count);
+        if (status != cudaSuccess || count == 0) {
+            status_ = std::string("no CUDA device: ") +
+                      (status != cudaSuccess ? cudaGetErrorString(status) : "none found");
+            cudaGetLastError(); // clear the sticky error for later calls
+            return;
+        }
+        for (int i = 0; i < count; ++i) {
+            cudaDeviceProp prop{};
+            if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
+            DeviceInfo info;
+            info.backend = "cuda";
+            info.name = prop.name;
+            info.type = "gpu";
+            info.memoryBytes = prop.totalGlobalMem;
+            info.features = {"sm_" + std::to_string(prop.major) + std::to_string(prop.minor),
+                             "multiprocessors=" + std::to_string(prop.multiProcessorCount),
+                             "shared_memory=" + std::to_string(prop.sharedMemPerBlockOptin / 1024) +
+                                 "KiB",
+                             "float32",
+                             "float64",
+                             "softmax",
+                             "softmax_like",
+                             "raw",
+                             "ssm",
+                             "masks in-kernel",
+                             "flash kernel (online softmax, masked tiles skipped)"};
+            if (i == 0) {
+                limits_.fp64 = true;
+                limits_.globalBytes = prop.totalGlobalMem;
+                limits_.maxAllocBytes = prop.totalGlobalMem;
+                limits_.localBytes = prop.sharedMemPerBlockOptin;
+                status_ = std::string("computes on ") + prop.name;
+            }
+            infos_.push_back(std::move(info));
+        }
+    }
+
+    using Backend::attend;
+    std::string name() const override { return "cuda"; }
+    std::vector<DeviceInfo> devices() const override { return infos_; }
+    std::string status() const override { return status_; }
+    bool accelerates() const override { return !infos_.empty(); }
+    Support supports(const HeadRequest& request) const override {
+        if (infos_.empty()) return {false, status_};
+        return acceleratorSupport(request, limits_);
+    }
+    HeadResult<float> attend(const HeadTask<float>& task) const override { return run(task); }
+    HeadResult<double> attend(const HeadTask<double>& task) const override { return run(task); }
+
+private:
+    template <class T>
+    HeadResult<T> run(const HeadTask<T>& task) const {
+        const KernelHead<T> h = kernelHead(task);
+        const std::size_t n = std::size_t(h.n), pv = std::size_t(h.pv);
+        std::lock_guard lock(mutex_);
+        check(cudaSetDevice(0), "cudaSetDevice");
+        const DeviceBuffer<T> q(h.q.data(), std::size_t(h.q.size())),
+            k(h.k.data(), std::size_t(h.k.size())), v(h.v.data(), std::size_t(h.v.size())),
+            bias(h.bias.data(), std::size_t(h.bias.size()));
+        const DeviceBuffer<int> code(h.mask.code.data(), h.mask.code.size()),
+            data(h.mask.data.data(), h.mask.data.size());
+        const DeviceBuffer<T> output(n * pv), scores(h.keepMaps ? n * n : 0),
+            weights(h.keepMaps ? n * n : 0);
+        const DeviceBuffer<int> allowed(n);
+        cuda::DeviceHead<T> d;
+        d.q = q.get();
+        d.k = k.get();
+        d.v = v.get();
+        d.bias = bias.get();
+        d.code = code.get();
+        d.data = data.get();
+        d.codeLength = int(h.mask.code.size());
+        d.n = h.n;
+        d.p = h.p;
+        d.pv = h.pv;
+        d.mixer = h.mixer;
+        d.hasBias = h.hasBias;
+        d.bidirectional = task.mixer.bidirectional;
+        d.tile = h.tile;
+        d.scale = h.scale;
+        d.decay = h.decay;
+        d.scores = scores.get();
+        d.weights = weights.get();
+        d.output = output.get();
+        d.rowAllowed = allowed.get();
+        if (h.keepMaps) cuda::launchMaps(d);
+        if (h.fused) {
+            int group = 64;
+            while (group > 1 &&
+                   fusedLocalBytes(h.tile, h.p, h.pv, group, sizeof(T)) > limits_.localBytes)
+                group /= 2;
+            cuda::launchFused(d, group, fusedLocalBytes(h.tile, h.p, h.pv, group, sizeof(T)));
+        } else {
+            cuda::launchWeighted(d);
+        }
+        check(cudaDeviceSynchronize(), "kernel execution");
+        KernelOutput<T> out;
+        out.output = output.read();
+        out.rowAllowed = allowed.read();
+        if (h.keepMaps) {
+            out.scores = scores.read();
+            out.weights = weights.read();
+        }
+        return headResult(h, out);
+    }
+
+    mutable std::mutex mutex_;
+    std::vector<DeviceInfo> infos_;
+    std::string status_;
+    DeviceLimits limits_;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> makeCudaBackend() {
+    return std::make_unique<CudaBackend>();
+}
+
+} // namespace attnlab

@@ -1,0 +1,62 @@
+/* OpenCL C 1.2 kernels of the attention backend, compiled at run time from this text (embedded
+   in the binary with the two shared .inc files in place of their #include lines). Built once
+   with REAL = float and, where the device has cl_khr_fp64, once with -DATTNLAB_FP64. */
+#ifdef ATTNLAB_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double REAL;
+#else
+typedef float REAL;
+#endif
+
+#define ATTNLAB_FN
+#define ATTNLAB_GCONST __global const
+#define ATTNLAB_GMUT __global
+#define ATTNLAB_LOCAL __local
+#define ATTNLAB_EXP(x) exp(x)
+#define ATTNLAB_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define ATTNLAB_GROUP_ANY(value, flag) attnlab_group_any(value, flag)
+
+/* 1 when `value` is non-zero on any work-item of the group (every item must call it). */
+int attnlab_group_any(int value, __local int* flag) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) *flag = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (value) *flag = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *flag;
+}
+
+#include "mask_eval.inc"
+#include "attention_rows.inc"
+
+/* One work-item per query row: scores, weights and whether the row has an allowed key. */
+__kernel void attnlab_maps(__global const REAL* q, __global const REAL* k,
+                           __global const REAL* bias, int hasBias, __global const int* code,
+                           int codeLength, __global const int* data, int n, int p, int mixer,
+                           REAL scale, REAL decay, int bidirectional, __global REAL* scores,
+                           __global REAL* weights, __global int* rowAllowed) {
+    const int s = get_global_id(0);
+    if (s < n)
+        attnlab_maps_row(s, q, k, bias, hasBias, code, codeLength, data, n, p, mixer, scale,
+                         decay, bidirectional, scores, weights, rowAllowed);
+}
+
+/* One work-item per output entry: weights · V. */
+__kernel void attnlab_weighted(__global const REAL* weights, __global const REAL* v, int n,
+                               int pv, __global REAL* out) {
+    const int s = get_global_id(0), j = get_global_id(1);
+    if (s < n && j < pv) attnlab_weighted_cell(s, j, weights, v, n, pv, out);
+}
+
+/* The fused tiled evaluation, one work-group per `get_local_size(0)` queries. */
+__kernel void attnlab_fused(__global const REAL* q, __global const REAL* k,
+                            __global const REAL* v, __global const REAL* bias, int hasBias,
+                            __global const int* code, int codeLength, __global const int* data,
+                            int n, int p, int pv, int mixer, REAL scale, REAL decay,
+                            int bidirectional, int tile, __global REAL* out,
+                            __global int* rowAllowed, __local REAL* kt, __local REAL* vt,
+                            __local REAL* acc, __local REAL* sc, __local int* flag) {
+    attnlab_fused_rows(get_local_id(0), get_local_size(0), get_group_id(0), q, k, v, bias,
+                       hasBias, code, codeLength, data, n, p, pv, mixer, scale, decay,
+                       bidirectional, tile, out, rowAllowed, kt, vt, acc, sc, flag);
+}

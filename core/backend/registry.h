@@ -1,0 +1,43 @@
+// The registry of backends compiled into this build (CUDA, OpenCL, CPU; the CPU always last)
+// and the dispatch of one head to the backend a choice resolves to, with fallback to the CPU.
+#pragma once
+
+#include "backend/backend.h"
+#include "backend/backend_choice.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+/// Every backend compiled in, accelerators first, the CPU last. Created on first use.
+const std::vector<std::unique_ptr<Backend>>& backends();
+/// The backend called `name` ("cpu", "opencl", "cuda"), or nullptr when not compiled in.
+const Backend* findBackend(const std::string& name);
+/// Throws InputError when `choice` names a backend that is not compiled into this build.
+void requireCompiledIn(BackendChoice choice);
+
+/// The backend that will compute `request` under `choice` and, when that is not the one asked
+/// for, the notice saying why (no device, request not supported).
+struct BackendPick {
+    const Backend* backend = nullptr;
+    std::string notice;
+};
+BackendPick pickBackend(BackendChoice choice, const HeadRequest& request);
+
+/// A head computed under a choice: the result, the backend that computed it and the notice
+/// of a fallback (empty when none).
+template <class T>
+struct HeadRun {
+    HeadResult<T> result;
+    std::string backend;
+    std::string notice;
+};
+
+/// Computes one head on the backend `choice` resolves to; when that device fails, computes it
+/// on the CPU and says so in the notice.
+template <class T>
+HeadRun<T> attendOn(BackendChoice choice, const HeadTask<T>& task);
+
+} // namespace attnlab

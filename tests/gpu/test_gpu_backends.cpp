@@ -1,0 +1,212 @@
+// Every accelerated backend against the CPU (design.md, Backends): each supported operation
+// (scores, masking, the four mixers, weights·V and the fused tiled online-softmax evaluation)
+// over every mask kind, float32 and float64, sizes below, at and past the key tile (incl.
+// non-multiples), with and without an additive bias. Requests a backend refuses are counted
+// and reported, not failed; exact precision must be refused. A backend that is not built or
+// has no device skips with the reason.
+//
+// Tolerance: |backend - cpu| <= tol · (1 + max|cpu|) entrywise, tol = 1e-4 in float32 and
+// 1e-10 in float64 (n ≤ 70, head widths 6 and 5: reassociated sums of that length).
+#include "backend/accelerator.h"
+#include "backend/registry.h"
+#include "mask.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace attnlab;
+
+namespace {
+
+template <class T>
+Matrix<T> data(int rows, int cols, int seed) {
+    Matrix<T> m(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j)
+            m(i, j) = T(std::sin(0.7 * (seed + 1) + 1.3 * i + 2.1 * j * j));
+    return m;
+}
+
+// Every mask kind, shaped for n tokens.
+std::vector<MaskSpec> masks(int n) {
+    std::vector<int> sizes;
+    for (int left = n, part = std::max(1, n / 3); left > 0; left -= sizes.back())
+        sizes.push_back(std::min(left, part + int(sizes.size())));
+    BoolMatrix cells(n, n);
+    for (int s = 0; s < n; ++s)
+        for (int t = 0; t < n; ++t)
+            cells(s, t) = (s * 7 + t * 3) % 5 < 2;
+    return {MaskSpec::all(),
+            MaskSpec::none(),
+            MaskSpec::causal(),
+            MaskSpec::window(2),
+            MaskSpec::causalWindow(3),
+            MaskSpec::prefix(3),
+            MaskSpec::blocks(sizes),
+            MaskSpec::dilated(2, 3),
+            MaskSpec::global(1, MaskSpec::window(1)),
+            MaskSpec::custom(cells),
+            MaskSpec::both({MaskSpec::causal(), MaskSpec::window(4)}),
+            MaskSpec::either({MaskSpec::window(1), MaskSpec::prefix(2), MaskSpec::causal()}),
+            MaskSpec::negation(MaskSpec::causal())};
+}
+
+std::vector<MixerSpec> mixers() {
+    std::vector<MixerSpec> list;
+    for (auto kind : {MixerSpec::Kind::Softmax, MixerSpec::Kind::SoftmaxLike, MixerSpec::Kind::Raw})
+        for (int tile : {0, 5, 16}) {
+            MixerSpec m;
+            m.kind = kind;
+            m.tile = tile;
+            list.push_back(m);
+        }
+    for (bool bidirectional : {false, true}) {
+        MixerSpec m;
+        m.kind = MixerSpec::Kind::Ssm;
+        m.a = bidirectional ? Rational(1) : Rational(9, 10);
+        m.bidirectional = bidirectional;
+        list.push_back(m);
+    }
+    return list;
+}
+
+// Largest entrywise |a - b| relative to 1 + max|b|; infinity on a shape mismatch.
+template <class T>
+double deviation(const Matrix<T>& a, const Matrix<T>& b) {
+    if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
+    if (b.size() == 0) return 0;
+    const double scale = 1 + double(b.cwiseAbs().maxCoeff());
+    return double((a - b).cwiseAbs().maxCoeff()) / scale;
+}
+
+struct Tally {
+    int compared = 0, refused = 0;
+};
+
+template <class T>
+void compareOn(const Backend& backend, Tally& tally) {
+    const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-10;
+    const Backend& cpu = *backends().back();
+    for (int n : {1, 7, 32, 33, 70})
+        for (const MixerSpec& mixer : mixers())
+            for (const MaskSpec& mask : masks(n)) {
+                if (mixer.kind == MixerSpec::Kind::Ssm && !mask.isAll()) continue;
+                const Matrix<T> q = data<T>(n, 6, 1), k = data<T>(n, 6, 2), v = data<T>(n, 5, 3);
+                const Matrix<T> bias = data<T>(n, n, 4);
+                const BoolMatrix cells = buildMask(mask, n);
+                for (int variant = 0; variant < 3; ++variant) {
+                    const bool keepMaps = variant != 2, withBias = variant == 1;
+                    const HeadTask<T> task{mixer, q,     k,       v, withBias ? &bias : nullptr,
+                                           mask,  cells, keepMaps};
+                    const QByteArray what =
+                        QByteArray("n=") + QByteArray::number(n) + " " + mixer.describe().c_str() +
+                        " tile=" + QByteArray::number(mixer.tile) +
+                        " mask=" + mask.describe().c_str() + (withBias ? " bias" : "") +
+                        (keepMaps ? " maps" : " fused");
+                    const Support support = backend.supports(headRequest(task));
+                    if (!support.ok) {
+                        qInfo("%s: not supported (%s): %s", backend.name().c_str(),
+                              support.why.c_str(), what.constData());
+                        ++tally.refused;
+                        continue;
+                    }
+                    const HeadResult<T> got = backend.attend(task), want = cpu.attend(task);
+                    QVERIFY2(deviation(got.output, want.output) <= tol, "output " + what);
+                    if (keepMaps) {
+                        QVERIFY2(deviation(got.scores, want.scores) <= tol, "scores " + what);
+                        QVERIFY2(deviation(got.weights, want.weights) <= tol, "weights " + what);
+                    }
+                    QVERIFY2(got.allMaskedRows == want.allMaskedRows, "all-masked rows " + what);
+                    ++tally.compared;
+                }
+            }
+}
+
+void compareBackend(const char* name) {
+    const Backend* backend = findBackend(name);
+    if (!backend)
+        QSKIP(qPrintable(QString("the %1 backend is not built into this build").arg(name)));
+    if (backend->devices().empty())
+        QSKIP(qPrintable(QString("%1: %2").arg(name, QString::fromStdString(backend->status()))));
+    qInfo("%s: %s", name, backend->status().c_str());
+    Tally tally;
+    compareOn<float>(*backend, tally);
+    if (QTest::currentTestFailed()) return;
+    compareOn<double>(*backend, tally);
+    if (QTest::currentTestFailed()) return;
+    // Exact arithmetic is the CPU's alone: refused, and refused again if asked regardless.
+    const Matrix<Rational> x = Matrix<Rational>::Identity(3, 3);
+    const MixerSpec mixer;
+    const MaskSpec mask = MaskSpec::all();
+    const BoolMatrix cells = buildMask(mask, 3);
+    const HeadTask<Rational> exact{mixer, x, x, x, nullptr, mask, cells, true};
+    QVERIFY(!backend->supports(headRequest(exact)).ok);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, backend->attend(exact));
+    qInfo("%s: %d requests matched the CPU, %d refused (reported above)", name, tally.compared,
+          tally.refused);
+    QVERIFY(tally.compared > 0);
+}
+
+} // namespace
+
+class TestGpuBackends : public QObject {
+    Q_OBJECT
+private slots:
+    void registryListsTheCpuLast() {
+        QVERIFY(!backends().empty());
+        QCOMPARE(backends().back()->name(), std::string("cpu"));
+        QVERIFY(!backends().back()->devices().empty());
+        for (const auto& b : backends())
+            if (b->devices().empty()) QVERIFY2(!b->status().empty(), b->name().c_str());
+    }
+
+    void openclMatchesTheCpu() { compareBackend("opencl"); }
+    void cudaMatchesTheCpu() { compareBackend("cuda"); }
+
+    // The rules every accelerator applies: exact is refused, float64 needs the device's fp64,
+    // the maps must fit the memory and a key tile the local memory; each says why.
+    void supportRulesSayWhy() {
+        DeviceLimits limits;
+        limits.fp64 = false;
+        limits.globalBytes = limits.maxAllocBytes = 1 << 20;
+        limits.localBytes = 16 * 1024;
+        HeadRequest r;
+        r.precision = Precision::Float32;
+        r.n = 64;
+        r.p = r.pv = 8;
+        QVERIFY(acceleratorSupport(r, limits).ok);
+        auto why = [&](HeadRequest changed) { return acceleratorSupport(changed, limits).why; };
+        HeadRequest exact = r, wide = r, big = r, tiled = r;
+        exact.precision = Precision::Exact;
+        QVERIFY(why(exact).find("CPU only") != std::string::npos);
+        wide.precision = Precision::Float64;
+        QVERIFY(why(wide).find("float64") != std::string::npos);
+        big.n = 1024;
+        QVERIFY(why(big).find("device memory") != std::string::npos);
+        big.keepMaps = false; // the fused kernel needs no n x n buffers
+        QVERIFY(acceleratorSupport(big, limits).ok);
+        tiled.tile = 1024;
+        QVERIFY(why(tiled).find("local memory") != std::string::npos);
+    }
+
+    // auto never picks a backend that refuses, and falls back to the CPU with a notice when an
+    // explicitly chosen backend refuses (exact precision).
+    void fallbackIsVisible() {
+        HeadRequest exact;
+        exact.precision = Precision::Exact;
+        exact.n = 4;
+        exact.p = exact.pv = 2;
+        QCOMPARE(pickBackend(BackendChoice::Auto, exact).backend->name(), std::string("cpu"));
+        for (const char* name : {"opencl", "cuda"}) {
+            if (!findBackend(name)) continue;
+            const BackendPick pick = pickBackend(
+                name == std::string("cuda") ? BackendChoice::Cuda : BackendChoice::OpenCl, exact);
+            QCOMPARE(pick.backend->name(), std::string("cpu"));
+            QVERIFY2(pick.notice.find(name) != std::string::npos, pick.notice.c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuBackends)
+#include "test_gpu_backends.moc"
