@@ -166,20 +166,28 @@ std::string runText(const Scenario& s) {
     });
 }
 
+template <class T>
+json traceBackendJson(const Trace<T>& trace, BackendChoice requested) {
+    json layers = json::array();
+    for (const auto& layer : trace.layers)
+        layers.push_back(layer.backend);
+    return json{{"backend", backendsUsed(trace)},
+                {"backend_requested", backendChoiceName(requested)},
+                {"layer_backends", layers},
+                {"notices", trace.notices}};
+}
+
 json backendJson(const Scenario& s) {
     return withScalar(s.precision, [&]<class T>() {
-        const Trace<T> trace =
-            Model<T>(s.model, s.d(), s.backend).forward(s.tokens.materialize<T>(), Maps::Drop);
-        json layers = json::array();
-        for (const auto& layer : trace.layers)
-            layers.push_back(layer.backend);
-        return json{{"backend", backendsUsed(trace)},
-                    {"backend_requested", backendChoiceName(s.backend)},
-                    {"layer_backends", layers},
-                    {"notices", trace.notices}};
+        return traceBackendJson(
+            Model<T>(s.model, s.d(), s.backend).forward(s.tokens.materialize<T>(), Maps::Drop),
+            s.backend);
     });
 }
 
+template json traceBackendJson<float>(const Trace<float>&, BackendChoice);
+template json traceBackendJson<double>(const Trace<double>&, BackendChoice);
+template json traceBackendJson<Rational>(const Trace<Rational>&, BackendChoice);
 template json matrixValuesJson<float>(const Matrix<float>&);
 template json matrixValuesJson<double>(const Matrix<double>&);
 template json matrixValuesJson<Rational>(const Matrix<Rational>&);

@@ -22,6 +22,10 @@ nlohmann::json runJson(const Scenario& scenario);
 /// What one forward pass of the scenario's tokens ran on: {"backend", "backend_requested",
 /// "layer_backends", "notices"} (the `check --json` fields).
 nlohmann::json backendJson(const Scenario& scenario);
+/// Which backend ran each layer of `trace`, asked for as `requested`: {"backend",
+/// "backend_requested", "layer_backends", "notices"} (the shape `backendJson` gives).
+template <class T>
+nlohmann::json traceBackendJson(const Trace<T>& trace, BackendChoice requested);
 /// The same run as text for a terminal: input, per layer and head the weights, the output, and
 /// for a permutation both sides and the largest |f(P X) - P f(X)|.
 std::string runText(const Scenario& scenario);

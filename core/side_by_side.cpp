@@ -4,6 +4,7 @@
 #include "error.h"
 #include "model.h"
 #include "precision_dispatch.h"
+#include "run_report.h"
 
 #include <cmath>
 #include <cstdio>
@@ -123,7 +124,7 @@ void checkTransform(const Transform& t, const Scenario& s) {
 template <class T>
 SideBySide compute(const Scenario& s, const Transform& t) {
     checkTransform(t, s);
-    const Model<T> model(s.model, s.d());
+    const Model<T> model(s.model, s.d(), s.backend);
     const Matrix<T> x = s.tokens.materialize<T>();
     const Trace<T> original = model.forward(x);
     const Permutation sigma = s.permutation.resolve(s.n());
@@ -166,6 +167,8 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
     }
     out.warnings = original.warnings;
+    out.warnings.insert(out.warnings.end(), original.notices.begin(), original.notices.end());
+    out.backend = traceBackendJson(original, s.backend);
     return out;
 }
 

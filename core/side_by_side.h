@@ -51,12 +51,14 @@ struct SideBySide {
     std::string transformText;                // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
     std::string largestDifference;            // largest |entry| of the output difference, as text
     std::vector<std::string> warnings;
+    nlohmann::json backend; // where the original side ran (run_report.h's backendJson shape)
 };
 
 /// Largest side of a drawn matrix; bigger ones are pooled.
 inline constexpr int kViewLimit = 1024;
 
-/// Computes both sides and their difference on the CPU core. Throws InputError when the scenario
+/// Computes both sides and their difference on the scenario's backend (heads a device does not
+/// take run on the CPU, with a notice). Throws InputError when the scenario
 /// or the transformation does not fit (e.g. a perturbed token outside 0..n-1).
 SideBySide compareSides(const Scenario& scenario, const Transform& transform);
 

@@ -281,10 +281,12 @@ void MainWindow::exportMatrices(const QString& directory, const QString& format)
 void MainWindow::exportVerdicts(const QString& path) {
     const attnlab::Scenario& s = document_->scenario();
     const auto reports = properties_->reports();
+    const nlohmann::json ran =
+        views_->current() ? views_->current()->backend : nlohmann::json{{"backend", "cpu"}};
     const std::string text =
         path.endsWith(".md", Qt::CaseInsensitive)
-            ? attnlab::checkReportMarkdown(s.name, s.precision, "cpu", reports)
-            : attnlab::checkReportJson(s.precision, "cpu", reports).dump(2) + "\n";
+            ? attnlab::checkReportMarkdown(s.name, s.precision, ran, reports)
+            : attnlab::checkReportJson(s.precision, ran, reports).dump(2) + "\n";
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0 ||
         !file.commit()) {

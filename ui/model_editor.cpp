@@ -1,6 +1,7 @@
 // Model editing widgets wired to the document.
 #include "model_editor.h"
 
+#include "backend/registry.h"
 #include "mask_editor.h"
 #include "scenario_document.h"
 
@@ -70,8 +71,8 @@ QSpinBox* spin(int lo, int hi, const QString& special = QString()) {
 } // namespace
 
 ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), precision_(new QComboBox), positional_(new QComboBox),
-      offset_(spin(-1000000, 1000000)), ropeBase_(new QLineEdit),
+    : QWidget(parent), document_(document), precision_(new QComboBox), backend_(new QComboBox),
+      positional_(new QComboBox), offset_(spin(-1000000, 1000000)), ropeBase_(new QLineEdit),
       alibiCausal_(new QCheckBox("causal")), layerCount_(spin(1, 64)), layer_(new QComboBox),
       heads_(spin(1, 64)), residual_(new QCheckBox("residual X + f(X)")), mixer_(new QComboBox),
       scale_(nullptr), tile_(spin(0, 1 << 20, "off")), decay_(nullptr),
@@ -83,6 +84,27 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     heads_->setObjectName("heads");
     layerCount_->setObjectName("layerCount");
     precision_->addItems({"float32", "float64", "exact"});
+    backend_->setObjectName("backend");
+    // Every choice, with what this build and machine have behind it; one not compiled in is
+    // listed but disabled. What actually ran each layer is shown above the views.
+    for (const auto choice : {attnlab::BackendChoice::Auto, attnlab::BackendChoice::Cpu,
+                              attnlab::BackendChoice::OpenCl, attnlab::BackendChoice::Cuda}) {
+        const std::string name = attnlab::backendChoiceName(choice);
+        const attnlab::Backend* backend = attnlab::findBackend(name);
+        QString label = QString::fromStdString(name);
+        if (choice != attnlab::BackendChoice::Auto && !backend)
+            label += " (not built)";
+        else if (backend && backend->devices().empty())
+            label += " (no device)";
+        backend_->addItem(label, int(choice));
+        if (backend)
+            backend_->setItemData(backend_->count() - 1, QString::fromStdString(backend->status()),
+                                  Qt::ToolTipRole);
+        if (choice != attnlab::BackendChoice::Auto && !backend)
+            qobject_cast<QStandardItemModel*>(backend_->model())
+                ->item(backend_->count() - 1)
+                ->setEnabled(false);
+    }
     positional_->addItems({"none", "polynomial", "sinusoidal", "learned", "rope", "alibi"});
     mixer_->addItems({"softmax", "softmax_like", "raw", "ssm"});
     ropeBase_->setPlaceholderText("10000");
@@ -96,7 +118,11 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     });
 
     auto* global = new QFormLayout;
-    global->addRow("Precision", precision_);
+    auto* computeRow = new QHBoxLayout;
+    computeRow->addWidget(precision_, 1);
+    computeRow->addWidget(new QLabel("backend"));
+    computeRow->addWidget(backend_, 1);
+    global->addRow("Precision", computeRow);
     auto* pos = new QHBoxLayout;
     pos->addWidget(positional_, 1);
     pos->addWidget(new QLabel("offset"));
@@ -149,6 +175,11 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     connect(precision_, &QComboBox::activated, this, [this](int i) {
         editScenario("set precision " + precision_->itemText(i),
                      [i](Scenario& s) { s.precision = attnlab::Precision(i); });
+    });
+    connect(backend_, &QComboBox::activated, this, [this](int i) {
+        const auto choice = attnlab::BackendChoice(backend_->itemData(i).toInt());
+        editScenario("compute on " + QString::fromStdString(attnlab::backendChoiceName(choice)),
+                     [choice](Scenario& s) { s.backend = choice; });
     });
     connect(positional_, &QComboBox::activated, this, [this](int i) {
         editScenario("positions: " + positional_->itemText(i), [i](Scenario& s) {
@@ -306,6 +337,7 @@ void ModelEditor::refresh() {
             blockers.push_back(std::make_unique<QSignalBlocker>(w));
 
     precision_->setCurrentIndex(int(s.precision));
+    backend_->setCurrentIndex(backend_->findData(int(s.backend)));
     const PositionalSpec& p = s.model.positional;
     positional_->setCurrentIndex(int(p.kind));
     offset_->setValue(int(p.offset));

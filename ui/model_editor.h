@@ -44,6 +44,7 @@ private:
 
     ScenarioDocument* document_;
     QComboBox* precision_;
+    QComboBox* backend_;
     QComboBox* positional_;
     QSpinBox* offset_;
     QLineEdit* ropeBase_;

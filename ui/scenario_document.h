@@ -13,7 +13,11 @@
 struct ExplorerState {
     attnlab::Scenario scenario;
     attnlab::Transform transform;
-    bool operator==(const ExplorerState&) const = default;
+    /// Also compares the backend, which Scenario's == leaves out (it is not part of the file).
+    bool operator==(const ExplorerState& o) const {
+        return scenario == o.scenario && scenario.backend == o.scenario.backend &&
+               transform == o.transform;
+    }
 };
 
 class ScenarioDocument : public QObject {

@@ -162,11 +162,12 @@ void ViewsPanel::redraw() {
     }
     const QString transform = QString::fromStdString(s.transformText);
     summary_->setText(
-        QString("%1 · largest |%2| = %3 (%4) · masked keys greyed in A")
+        QString("%1 · largest |%2| = %3 (%4 on %5) · masked keys greyed in A")
             .arg(fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
                  QString::fromStdString(s.differenceLabel),
                  QString::fromStdString(s.largestDifference),
-                 QString::fromStdString(std::string(attnlab::precisionName(s.precision)))));
+                 QString::fromStdString(std::string(attnlab::precisionName(s.precision))),
+                 QString::fromStdString(s.backend.value("backend", std::string("cpu")))));
     summary_->setToolTip(transform);
     QStringList warnings;
     for (const auto& w : s.warnings)

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "checks/property_check.h"
+#include "checks/report_export.h"
 #include "error.h"
 #include "run_report.h"
 #include "scenario_json.h"
@@ -78,13 +79,7 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     for (const auto& notice : ran["notices"])
         err << "notice: " << notice.get<std::string>() << "\n";
     if (a.flag("--json")) {
-        nlohmann::json list = nlohmann::json::array();
-        for (const auto& r : reports)
-            list.push_back(reportJson(r));
-        nlohmann::json result = ran;
-        result["precision"] = precisionName(scenario.precision);
-        result["properties"] = list;
-        out << result.dump(2) << "\n";
+        out << checkReportJson(scenario.precision, ran, reports).dump(2) << "\n";
         return failed ? 1 : 0;
     }
     out << (scenario.name.empty() ? "(unnamed scenario)" : scenario.name) << " — precision "

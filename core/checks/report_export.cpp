@@ -13,17 +13,21 @@ std::string valueText(const nlohmann::json& v) {
 
 } // namespace
 
-nlohmann::json checkReportJson(Precision precision, const std::string& backend,
+nlohmann::json checkReportJson(Precision precision, const nlohmann::json& ran,
                                const std::vector<PropertyReport>& reports) {
     nlohmann::json list = nlohmann::json::array();
     for (const PropertyReport& r : reports)
         list.push_back(reportJson(r));
-    return {{"precision", precisionName(precision)}, {"backend", backend}, {"properties", list}};
+    nlohmann::json result = ran;
+    result["precision"] = precisionName(precision);
+    result["properties"] = list;
+    return result;
 }
 
 std::string checkReportMarkdown(const std::string& scenarioName, Precision precision,
-                                const std::string& backend,
+                                const nlohmann::json& ran,
                                 const std::vector<PropertyReport>& reports) {
+    const std::string backend = ran.value("backend", std::string("cpu"));
     std::ostringstream out;
     out << "# Verdicts: " << (scenarioName.empty() ? "(unnamed scenario)" : scenarioName) << "\n\n"
         << "Precision " << precisionName(precision) << ", backend " << backend << ".\n\n"

@@ -10,10 +10,11 @@
 
 namespace attnlab {
 
-nlohmann::json checkReportJson(Precision precision, const std::string& backend,
+/// `ran` says where the model ran (run_report.h's backendJson shape); its fields are kept.
+nlohmann::json checkReportJson(Precision precision, const nlohmann::json& ran,
                                const std::vector<PropertyReport>& reports);
 std::string checkReportMarkdown(const std::string& scenarioName, Precision precision,
-                                const std::string& backend,
+                                const nlohmann::json& ran,
                                 const std::vector<PropertyReport>& reports);
 
 } // namespace attnlab

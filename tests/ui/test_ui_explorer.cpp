@@ -3,7 +3,10 @@
 // transformed side, removing positions changes the verdict, undo restores, presets load, a failing
 // property outlines its witness, rapid edits end on the newest one, and views export.
 #include "heatmap_view.h"
+#include "mask_editor.h"
+#include "mask_paint_view.h"
 #include "model_editor.h"
+#include "preset_verdicts.h"
 #include "presets.h"
 #include "property_panel.h"
 #include "scenario_document.h"
@@ -17,7 +20,9 @@
 #include <QDir>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 
@@ -166,6 +171,63 @@ private slots:
             const QString name = a->text().section(" — ", 0, 0);
             QCOMPARE(w.document()->scenario(), loadScenario("builtin:" + name.toStdString()));
         }
+    }
+
+    void everyPresetShowsItsVerdictsInThePanel_data() { addPresetVerdictRows(); }
+    void everyPresetShowsItsVerdictsInThePanel() {
+        QFETCH(QString, preset);
+        QFETCH(QString, expected);
+        MainWindow w;
+        QVERIFY(w.openSource("builtin:" + preset));
+        QVERIFY(waitForIdle(w));
+        for (const QString& pair : expected.split(',')) {
+            const QStringList kv = pair.split('=');
+            QVERIFY2(w.properties()->verdictText(kv[0]) == kv[1],
+                     qPrintable(kv[0] + " shows " + w.properties()->verdictText(kv[0])));
+        }
+    }
+
+    void paintingAMaskCellChangesTheWeights() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(w.views()->current()->original.layers[0].heads[0].weights.values(0, 1) > 0, true);
+        w.findChild<QTabWidget*>()->setCurrentIndex(1); // "Model & mask"
+        auto* paint = w.modelEditor()->maskEditor()->findChild<MaskPaintView*>();
+        QVERIFY(paint);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::mouseClick(paint, Qt::LeftButton, {}, paint->cellRect(0, 1).center().toPoint());
+        QCOMPARE(w.document()->scenario().model.layers[0].mask.kind, MaskSpec::Kind::Custom);
+        QVERIFY(!w.document()->scenario().model.layers[0].mask.cells(0, 1));
+        QVERIFY(waitForIdle(w));
+        const ViewMatrix& a = w.views()->current()->original.layers[0].heads[0].weights;
+        QCOMPARE(a.values(0, 1), 0.0);
+        QCOMPARE(a.exactText[1], std::string("0"));
+        QCOMPARE(a.values(0, 0), 1.0); // row 0 now attends to token 0 only
+        QTest::keySequence(&w, QKeySequence::Undo);
+        QCOMPARE(w.document()->scenario().model.layers[0].mask.kind, MaskSpec::Kind::All);
+    }
+
+    void theChosenBackendComputesTheViews() {
+        MainWindow w;
+        QVERIFY(w.openSource("builtin:flash-tiling-float32"));
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(w.views()->current()->backend["backend"].get<std::string>(), std::string("cpu"));
+        auto* backend = w.modelEditor()->findChild<QComboBox*>("backend");
+        QVERIFY(backend);
+        const int opencl = backend->findData(int(BackendChoice::OpenCl));
+        if (!qobject_cast<QStandardItemModel*>(backend->model())->item(opencl)->isEnabled())
+            QSKIP("this build has no OpenCL backend");
+        const SideBySide onCpu = *w.views()->current();
+        activate(backend, opencl);
+        QCOMPARE(w.document()->scenario().backend, BackendChoice::OpenCl);
+        QVERIFY(waitForIdle(w));
+        const SideBySide& s = *w.views()->current();
+        QVERIFY2(s.backend["backend"].get<std::string>().find("opencl") != std::string::npos,
+                 qPrintable(QString::fromStdString(s.backend.dump())));
+        const double gap =
+            (s.original.output.values - onCpu.original.output.values).cwiseAbs().maxCoeff();
+        QVERIFY2(gap < 1e-4, qPrintable(QString::number(gap)));
     }
 
     void rapidEditsEndOnTheNewestOne() {
