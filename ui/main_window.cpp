@@ -4,6 +4,7 @@
 #include "checks/report_export.h"
 #include "compute_service.h"
 #include "heatmap_view.h"
+#include "mask_editor.h"
 #include "model_editor.h"
 #include "presets.h"
 #include "property_panel.h"
@@ -55,9 +56,10 @@ MainWindow::MainWindow(QWidget* parent)
       error_(new QLabel) {
     auto* inputs = new QTabWidget;
     inputs->addTab(tokens_, "Tokens");
-    inputs->addTab(scrolled(model_), "Model && mask");
+    inputs->addTab(scrolled(model_), "Model");
+    inputs->addTab(model_->maskEditor(), "Mask (layer 0)");
     inputs->addTab(transform_, "Transform");
-    inputs->setMinimumWidth(330);
+    inputs->setMinimumWidth(400);
 
     notes_->setOpenExternalLinks(false);
     auto* right = new QSplitter(Qt::Vertical);
@@ -71,7 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->addWidget(views_);
     splitter->addWidget(right);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({330, 820, 460});
+    splitter->setSizes({430, 790, 440});
 
     error_->setWordWrap(true);
     error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -122,6 +124,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(properties_, &PropertyPanel::runAllRequested, compute_, &ComputeService::runAllChecks);
     connect(properties_, &PropertyPanel::witnessSelected, views_, &ViewsPanel::showWitness);
     connect(model_, &ModelEditor::layerSelected, views_, &ViewsPanel::setLayer);
+    connect(model_, &ModelEditor::layerSelected, inputs,
+            [inputs](int layer) { inputs->setTabText(2, QString("Mask (layer %1)").arg(layer)); });
     connect(views_, &ViewsPanel::layerChanged, model_, &ModelEditor::setCurrentLayer);
 
     buildMenus();

@@ -10,6 +10,7 @@
 #include "mask_paint_view.h"
 #include "mask_palette.h"
 
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -73,10 +74,15 @@ MaskEditor::MaskEditor(QWidget* parent)
     tiles->addWidget(heading(tr("Tiles"), this));
     tiles->addWidget(blocks_, 1);
 
-    auto* layout = new QHBoxLayout(this);
-    layout->addLayout(left);
-    layout->addLayout(cells, 3);
-    layout->addLayout(tiles, 2);
+    // Kind and combination beside the tiles on top, the paint view below over the full width:
+    // the editor fits the explorer's input column.
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(left, 0, 0);
+    layout->addLayout(tiles, 0, 1);
+    layout->addLayout(cells, 1, 0, 1, 2);
+    layout->setRowStretch(1, 1);
+    layout->setColumnStretch(1, 1);
 
     connect(form_, &MaskKindForm::specEdited, this, &MaskEditor::onKindEdited);
     connect(paint_, &MaskPaintView::cellsPainted, this, &MaskEditor::onCellsPainted);

@@ -150,27 +150,26 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     mixRow->addWidget(new QLabel("scale"));
     mixRow->addWidget(scale_);
     form->addRow("Mixer", mixRow);
-    auto* mixParams = new QHBoxLayout;
-    mixParams->addWidget(new QLabel("tile"));
-    mixParams->addWidget(tile_);
-    mixParams->addWidget(new QLabel("a"));
-    mixParams->addWidget(decay_);
-    mixParams->addWidget(bidirectional_);
-    mixParams->addWidget(new QLabel("chunk"));
-    mixParams->addWidget(chunk_);
-    form->addRow("", mixParams);
+    auto* tiling = new QHBoxLayout;
+    tiling->addWidget(new QLabel("tile"));
+    tiling->addWidget(tile_);
+    tiling->addStretch();
+    form->addRow("", tiling);
+    auto* scan = new QHBoxLayout; // ssm only
+    scan->addWidget(new QLabel("a"));
+    scan->addWidget(decay_);
+    scan->addWidget(new QLabel("chunk"));
+    scan->addWidget(chunk_);
+    scan->addWidget(bidirectional_);
+    form->addRow("SSM", scan);
     for (int i = 0; i < 5; ++i)
         form->addRow(kWeightNames[i], weightRow(i));
-
-    auto* maskBox = new QGroupBox("Mask of this layer");
-    auto* maskLayout = new QVBoxLayout(maskBox);
-    maskLayout->addWidget(mask_);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(global);
     layout->addWidget(layerBox);
-    layout->addWidget(maskBox, 1);
+    layout->addStretch();
 
     connect(precision_, &QComboBox::activated, this, [this](int i) {
         editScenario("set precision " + precision_->itemText(i),
@@ -271,7 +270,8 @@ QWidget* ModelEditor::weightRow(int index) {
     c.seed->setPrefix("seed ");
     c.scale = new QLineEdit;
     c.scale->setPlaceholderText("scale 1");
-    c.scale->setMaximumWidth(70);
+    c.scale->setMaximumWidth(60);
+    c.seed->setMaximumWidth(95);
     h->addWidget(c.kind);
     h->addWidget(c.seed);
     h->addWidget(c.scale);

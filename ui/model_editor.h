@@ -26,6 +26,7 @@ public:
 
     int currentLayer() const;
     void setCurrentLayer(int layer);
+    /// The mask editor of the selected layer; the window places it (its own tab).
     MaskEditor* maskEditor() const { return mask_; }
 
 signals:

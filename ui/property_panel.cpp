@@ -1,6 +1,8 @@
 // Verdict list and details.
 #include "property_panel.h"
 
+#include "scalar.h"
+
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -22,6 +24,18 @@ enum Col { Name, VerdictCol, Deviation, Tolerance, Mode };
 QString valueText(const nlohmann::json& v) {
     if (v.is_number()) return QString::number(v.get<double>(), 'g', 4);
     return QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+/// For the table: a fraction too long to read becomes "≈ decimal" (the details keep every digit).
+QString shortValueText(const nlohmann::json& v) {
+    const QString full = valueText(v);
+    if (full.size() <= 14 || !v.is_string()) return full;
+    try {
+        return "≈ " + QString::number(
+                          attnlab::toDouble(attnlab::parseRational(v.get<std::string>())), 'g', 4);
+    } catch (const std::exception&) {
+        return full.left(12) + "…";
+    }
 }
 
 /// Blue for holds and orange for fails: distinguishable with every common colour-vision deficiency,
@@ -122,8 +136,9 @@ void PropertyPanel::setReport(int index, const PropertyReport& r) {
     item->setText(VerdictCol, verdictLabel(r.verdict));
     item->setForeground(VerdictCol, verdictColour(r.verdict));
     const bool applicable = r.verdict != Verdict::NotApplicable;
-    item->setText(Deviation, applicable ? valueText(r.maxDeviation) : QString());
-    item->setText(Tolerance, applicable ? valueText(r.tolerance) : QString());
+    item->setText(Deviation, applicable ? shortValueText(r.maxDeviation) : QString());
+    item->setText(Tolerance, applicable ? shortValueText(r.tolerance) : QString());
+    item->setToolTip(Deviation, valueText(r.maxDeviation));
     item->setText(Mode, r.exact ? "exact" : "float");
     item->setToolTip(Name, QString::fromStdString(r.explanation));
     item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
@@ -204,7 +219,7 @@ void PropertyPanel::showSelected() {
     const bool useShrunk = shrink_->isChecked() && !r.shrunkWitness.is_null();
     const nlohmann::json& w = useShrunk ? r.shrunkWitness : r.witness;
     if (!w.is_null())
-        html += QString("<p><b>%1</b><pre>%2</pre></p>")
+        html += QString("<p><b>%1</b><pre style=\"white-space: pre-wrap\">%2</pre></p>")
                     .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w.dump(1)));
     shrink_->setEnabled(!r.shrunkWitness.is_null());
     details_->setHtml(html);

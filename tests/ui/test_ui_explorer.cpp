@@ -192,7 +192,7 @@ private slots:
         w.show();
         QVERIFY(waitForIdle(w));
         QCOMPARE(w.views()->current()->original.layers[0].heads[0].weights.values(0, 1) > 0, true);
-        w.findChild<QTabWidget*>()->setCurrentIndex(1); // "Model & mask"
+        w.findChild<QTabWidget*>()->setCurrentIndex(2); // "Mask"
         auto* paint = w.modelEditor()->maskEditor()->findChild<MaskPaintView*>();
         QVERIFY(paint);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
