@@ -47,7 +47,7 @@ class TestMaskEditor : public QObject {
         QSignalSpy spy;
         Fixture(const MaskSpec& spec, int n)
             : paint(editor.findChild<MaskPaintView*>()), spy(&editor, &MaskEditor::maskEdited) {
-            editor.resize(1000, 520);
+            editor.resize(430, 900); // the explorer's input column
             editor.setMask(spec, n);
             editor.show();
             QVERIFY(QTest::qWaitForWindowExposed(&editor));
