@@ -1,6 +1,7 @@
 // The explorer window and its wiring.
 #include "main_window.h"
 
+#include "autosave.h"
 #include "checks/report_export.h"
 #include "compute_service.h"
 #include "heatmap_view.h"
@@ -9,6 +10,7 @@
 #include "presets.h"
 #include "property_panel.h"
 #include "scenario_document.h"
+#include "scenario_json.h"
 #include "tokens_editor.h"
 #include "transform_editor.h"
 #include "view_export.h"
@@ -53,7 +55,12 @@ MainWindow::MainWindow(QWidget* parent)
       compute_(new ComputeService(this)), tokens_(new TokensEditor(document_)),
       model_(new ModelEditor(document_)), transform_(new TransformEditor(document_)),
       views_(new ViewsPanel), properties_(new PropertyPanel), notes_(new QTextBrowser),
-      error_(new QLabel) {
+      error_(new QLabel),
+      autosave_(new Autosave(document_, Autosave::defaultDirectory(),
+                             qEnvironmentVariableIsSet("ATTNLAB_AUTOSAVE_MS")
+                                 ? qEnvironmentVariableIntValue("ATTNLAB_AUTOSAVE_MS")
+                                 : 10000,
+                             this)) {
     auto* inputs = new QTabWidget;
     inputs->addTab(tokens_, "Tokens");
     inputs->addTab(scrolled(model_), "Model");
@@ -136,6 +143,35 @@ MainWindow::MainWindow(QWidget* parent)
     restoreState(settings.value("window/state").toByteArray());
     splitter->restoreState(settings.value("window/splitter").toByteArray());
     document_->reset(document_->scenario(), QString());
+    if (!autosave_->hasRecovery()) autosave_->start();
+}
+
+bool MainWindow::offerRecovery(const std::function<bool(const QString&)>& accept) {
+    bool restored = false;
+    if (autosave_->hasRecovery()) {
+        const QString path = autosave_->filePath();
+        const QString when = QFileInfo(path).lastModified().toString(Qt::TextDate);
+        const bool yes =
+            accept ? accept(when)
+                   : QMessageBox::question(
+                         this, "Restore unsaved work?",
+                         QString("AttnLab did not close normally last time. Restore the scenario "
+                                 "autosaved at %1?")
+                             .arg(when),
+                         QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+        if (yes) {
+            try {
+                document_->reset(attnlab::loadScenarioFile(path.toStdString()), QString(), true);
+                statusBar()->showMessage("Restored the autosaved scenario; save it to keep it.");
+                restored = true;
+            } catch (const std::exception& e) {
+                showError(QString("The autosave could not be restored: %1").arg(e.what()));
+            }
+        }
+        if (!restored) autosave_->discard();
+    }
+    autosave_->start();
+    return restored;
 }
 
 MainWindow::~MainWindow() {
@@ -337,6 +373,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    autosave_->discard(); // a clean exit: nothing to recover
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

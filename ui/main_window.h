@@ -5,7 +5,10 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QLabel;
+class Autosave;
 class QMenu;
 class QTextBrowser;
 class ComputeService;
@@ -40,6 +43,12 @@ public:
     /// Writes the verdicts as JSON (the CLI's shape) or Markdown, by suffix.
     void exportVerdicts(const QString& path);
 
+    /// When the previous session left unsaved work behind, asks `accept` (default: a dialog)
+    /// whether to restore it, restores or discards it, then starts autosaving. Returns whether
+    /// it restored.
+    bool offerRecovery(const std::function<bool(const QString& when)>& accept = {});
+    Autosave* autosave() const { return autosave_; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
 
@@ -62,4 +71,5 @@ private:
     QTextBrowser* notes_;
     QLabel* error_;
     QMenu* recentMenu_ = nullptr;
+    Autosave* autosave_;
 };

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     if (!parser.positionalArguments().isEmpty())
         window.openSource(parser.positionalArguments().first());
     window.show();
+    if (!parser.isSet(screenshot)) window.offerRecovery();
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);
         QObject::connect(window.compute(), &ComputeService::idle, &window, [&window, path] {
