@@ -58,6 +58,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     plot_->yAxis->setLabel("query / row");
     plot_->xAxis->setLabelFont(QFont(font().family(), 7));
     plot_->yAxis->setLabelFont(QFont(font().family(), 7));
+    plot_->setNotAntialiasedElements(QCP::aeAll); // cells and axes are axis-aligned: no need
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
     applyPalette();

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using attnlab::ViewMatrix;
@@ -127,7 +128,14 @@ void ViewsPanel::setViews(std::shared_ptr<const attnlab::SideBySide> views) {
     for (int l = 0; l < layers; ++l)
         layer_->addItem(QString::number(l));
     layer_->setCurrentIndex(keep);
-    redraw();
+    // Results that arrive together (rapid edits) are drawn once, on the next turn of the loop.
+    if (!redrawPending_) {
+        redrawPending_ = true;
+        QTimer::singleShot(0, this, [this] {
+            redrawPending_ = false;
+            redraw();
+        });
+    }
 }
 
 void ViewsPanel::redraw() {

@@ -57,4 +57,5 @@ private:
     QLabel* summary_;
     QLabel* warnings_;
     std::vector<attnlab::WitnessCell> witness_;
+    bool redrawPending_ = false;
 };

@@ -8,8 +8,11 @@
 #include <QTest>
 
 /// Processes events until the worker has answered the newest request (views and verdicts).
+/// Then runs the events already posted, so the views have drawn what arrived.
 inline bool waitForIdle(MainWindow& window, int timeoutMs = 60000) {
     QSignalSpy idle(window.compute(), &ComputeService::idle);
-    if (!window.compute()->isBusy()) return true;
-    return idle.wait(timeoutMs) || !window.compute()->isBusy();
+    const bool answered =
+        !window.compute()->isBusy() || idle.wait(timeoutMs) || !window.compute()->isBusy();
+    QCoreApplication::processEvents();
+    return answered;
 }
