@@ -3,6 +3,7 @@
 
 #include "model.h"
 #include "precision_dispatch.h"
+#include "resource_limits.h"
 
 #include <iomanip>
 #include <sstream>
@@ -38,6 +39,7 @@ struct Sides {
 
 template <class T>
 Sides<T> computeSides(const Scenario& s) {
+    checkMapMemory(s, s.permutation.isSet() ? 2 : 1);
     const Model<T> model(s.model, s.d(), s.backend);
     const Matrix<T> x = s.tokens.materialize<T>();
     Sides<T> sides{model.forward(x), std::nullopt, s.permutation.resolve(s.n())};

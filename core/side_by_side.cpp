@@ -4,6 +4,7 @@
 #include "error.h"
 #include "model.h"
 #include "precision_dispatch.h"
+#include "resource_limits.h"
 #include "run_report.h"
 
 #include <cmath>
@@ -124,6 +125,7 @@ void checkTransform(const Transform& t, const Scenario& s) {
 template <class T>
 SideBySide compute(const Scenario& s, const Transform& t) {
     checkTransform(t, s);
+    checkMapMemory(s, 2);
     const Model<T> model(s.model, s.d(), s.backend);
     const Matrix<T> x = s.tokens.materialize<T>();
     const Trace<T> original = model.forward(x);
@@ -169,6 +171,7 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     out.warnings = original.warnings;
     out.warnings.insert(out.warnings.end(), original.notices.begin(), original.notices.end());
     out.backend = traceBackendJson(original, s.backend);
+    if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "model_editor.h"
 #include "presets.h"
 #include "property_panel.h"
+#include "resource_limits.h"
 #include "scenario_document.h"
 #include "scenario_json.h"
 #include "tokens_editor.h"
@@ -103,6 +104,8 @@ MainWindow::MainWindow(QWidget* parent)
                 .arg(QString::fromStdString(document_->scenario().name).toHtmlEscaped(),
                      QString::fromStdString(document_->scenario().notes).toHtmlEscaped()));
         updateTitle();
+        if (auto warning = attnlab::exactCostWarning(document_->scenario()))
+            statusBar()->showMessage(QString::fromStdString(*warning), 10000);
         compute_->request(document_->state());
     });
     connect(document_, &ScenarioDocument::refused, this, &MainWindow::showError);

@@ -148,8 +148,13 @@ private slots:
         }
         QVERIFY(waitForIdle(w));
         qInfo("longest event-loop stall over 1000 edits: %lld ms", meter.longestMs());
+#if defined(__SANITIZE_ADDRESS__)
+        qInfo("sanitizer build: the stall is reported, not asserted (instrumentation slows every "
+              "call several times)");
+#else
         QVERIFY2(meter.longestMs() < 100,
                  qPrintable(QString("the event loop stalled for %1 ms").arg(meter.longestMs())));
+#endif
 
         const ExplorerState& final = w.document()->state();
         const SideBySide fresh = compareSides(final.scenario, final.transform);
