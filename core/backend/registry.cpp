@@ -3,6 +3,10 @@
 
 #include "backend/cpu_backend.h"
 #include "error.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
 #ifdef ATTNLAB_HAVE_OPENCL
 #include "backend/opencl/opencl_backend.h"
 #endif
@@ -11,6 +15,47 @@
 #endif
 
 namespace attnlab {
+
+namespace {
+
+struct SimulatedFailure {
+    std::mutex lock;
+    std::string backend;
+    int after = -1;
+    int heads = 0;
+};
+
+SimulatedFailure& simulated() {
+    static SimulatedFailure f;
+    static const bool fromEnvironment = [] {
+        if (const char* env = std::getenv("ATTNLAB_SIMULATE_DEVICE_FAILURE")) {
+            const std::string text = env;
+            const auto colon = text.find(':');
+            f.backend = text.substr(0, colon);
+            f.after = colon == std::string::npos ? 0 : std::atoi(text.c_str() + colon + 1);
+        }
+        return true;
+    }();
+    (void)fromEnvironment;
+    return f;
+}
+
+void failIfSimulated(const std::string& backend) {
+    SimulatedFailure& f = simulated();
+    const std::lock_guard guard(f.lock);
+    if (f.after < 0 || f.backend != backend) return;
+    if (f.heads++ >= f.after) throw std::runtime_error("simulated device failure");
+}
+
+} // namespace
+
+void simulateDeviceFailure(const std::string& backend, int after) {
+    SimulatedFailure& f = simulated();
+    const std::lock_guard guard(f.lock);
+    f.backend = backend;
+    f.after = after;
+    f.heads = 0;
+}
 
 const std::vector<std::unique_ptr<Backend>>& backends() {
     static const std::vector<std::unique_ptr<Backend>> list = [] {
@@ -88,6 +133,7 @@ HeadRun<T> attendOn(BackendChoice choice, const HeadTask<T>& task) {
     BackendPick pick = pickBackend(choice, headRequest(task));
     if (pick.backend != &cpu()) {
         try {
+            failIfSimulated(pick.backend->name());
             return {pick.backend->attend(task), pick.backend->name(), {}};
         } catch (const std::exception& e) {
             pick.notice = pick.backend->name() + " failed (" + e.what() + "); computed on cpu";

@@ -26,6 +26,11 @@ struct BackendPick {
 };
 BackendPick pickBackend(BackendChoice choice, const HeadRequest& request);
 
+/// Fault injection, to show and test the fallback: from the (after+1)-th head it computes on,
+/// `backend` throws as a failing device would (after < 0 turns it off). Also set at start-up by
+/// the environment: ATTNLAB_SIMULATE_DEVICE_FAILURE=opencl:3.
+void simulateDeviceFailure(const std::string& backend, int after);
+
 /// A head computed under a choice: the result, the backend that computed it and the notice
 /// of a fallback (empty when none).
 template <class T>

@@ -10,6 +10,7 @@
 #include "backend/accelerator.h"
 #include "backend/registry.h"
 #include "mask.h"
+#include "model.h"
 
 #include <QtTest>
 
@@ -153,6 +154,31 @@ void compareBackend(const char* name) {
 class TestGpuBackends : public QObject {
     Q_OBJECT
 private slots:
+    void aDeviceFailingMidRunFallsBackToTheCpuWithTheRightResult() {
+        const Backend* opencl = findBackend("opencl");
+        if (!opencl || opencl->devices().empty()) QSKIP("no OpenCL device to fail");
+        ModelSpec spec;
+        for (int l = 0; l < 2; ++l) {
+            LayerSpec layer;
+            layer.heads = 2;
+            layer.mask = MaskSpec::causal();
+            layer.wq = MatrixSpec::random(std::uint64_t(10 + l));
+            layer.wk = MatrixSpec::random(std::uint64_t(20 + l));
+            spec.layers.push_back(layer);
+        }
+        const Matrix<double> x = TokenSpec::random(9, 4, 7).materialize<double>();
+        const Trace<double> reference = Model<double>(spec, 4, BackendChoice::Cpu).forward(x);
+        simulateDeviceFailure("opencl", 3); // heads 0-2 on the device, then it fails
+        const Trace<double> t = Model<double>(spec, 4, BackendChoice::OpenCl).forward(x);
+        simulateDeviceFailure("opencl", -1);
+        QCOMPARE(t.layers[0].backend, std::string("opencl"));
+        QCOMPARE(t.layers[1].backend, std::string("opencl+cpu"));
+        QVERIFY(!t.notices.empty());
+        QVERIFY2(QString::fromStdString(t.notices[0]).contains("simulated device failure"),
+                 t.notices[0].c_str());
+        QVERIFY((t.output - reference.output).cwiseAbs().maxCoeff() < 1e-10);
+    }
+
     void registryListsTheCpuLast() {
         QVERIFY(!backends().empty());
         QCOMPARE(backends().back()->name(), std::string("cpu"));
