@@ -340,7 +340,7 @@ void MainWindow::exportVerdicts(const QString& path) {
 }
 
 QString MainWindow::errorText() const {
-    return error_->isVisible() ? error_->text() : QString();
+    return error_->isHidden() ? QString() : error_->text();
 }
 
 void MainWindow::showError(const QString& message) {

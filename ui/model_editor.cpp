@@ -2,7 +2,11 @@
 #include "model_editor.h"
 
 #include "backend/registry.h"
+#include "error.h"
 #include "mask_editor.h"
+#include "matrix_dialog.h"
+#include "model.h"
+#include "precision_dispatch.h"
 #include "scenario_document.h"
 
 #include <QCheckBox>
@@ -15,6 +19,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 using attnlab::LayerSpec;
@@ -272,9 +277,14 @@ QWidget* ModelEditor::weightRow(int index) {
     c.scale->setPlaceholderText("scale 1");
     c.scale->setMaximumWidth(60);
     c.seed->setMaximumWidth(95);
+    auto* edit = new QToolButton;
+    edit->setText("Edit…");
+    edit->setToolTip("Edit the numbers of this matrix cell by cell");
     h->addWidget(c.kind);
     h->addWidget(c.seed);
     h->addWidget(c.scale);
+    h->addWidget(edit);
+    connect(edit, &QToolButton::clicked, this, [this, index] { editWeight(index); });
     const QString name = kWeightNames[index];
     // Rebuilds the matrix from the controls: random takes seed and scale, values stay as given.
     auto apply = [this, index, name] {
@@ -305,6 +315,46 @@ QWidget* ModelEditor::weightRow(int index) {
     connect(c.seed, &QSpinBox::valueChanged, this, apply);
     connect(c.scale, &QLineEdit::editingFinished, this, apply);
     return row;
+}
+
+MatrixDialog* ModelEditor::editWeight(int index) {
+    const Scenario& s = document_->scenario();
+    const std::size_t layer = std::size_t(currentLayer());
+    attnlab::Matrix<attnlab::Rational> values;
+    try {
+        // The numbers the model computes with now, as exact values (floats by their decimals).
+        attnlab::withScalar(s.precision, [&]<class T>() {
+            const attnlab::Model<T> model(s.model, s.d());
+            const attnlab::LayerWeights<T>& w = model.weights(layer);
+            const std::optional<attnlab::Matrix<T>> m = index == 0   ? w.wq
+                                                        : index == 1 ? w.wk
+                                                        : index == 2 ? w.wv
+                                                        : index == 3 ? w.wo
+                                                                     : w.ffn;
+            if (!m)
+                throw attnlab::InputError(std::string(kWeightNames[index]) +
+                                          " is absent: choose identity or random first");
+            values = m->unaryExpr([](const T& v) {
+                if constexpr (attnlab::ScalarOps<T>::exact)
+                    return v;
+                else
+                    return attnlab::decimalRational(double(v));
+            });
+        });
+    } catch (const std::exception& e) {
+        emit document_->refused(e.what());
+        return nullptr;
+    }
+    auto* dialog =
+        new MatrixDialog(QString("Layer %1: %2").arg(layer).arg(kWeightNames[index]), values, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, index] {
+        const attnlab::Matrix<attnlab::Rational> edited = dialog->values();
+        editLayer(QString("%1 values").arg(kWeightNames[index]),
+                  [&](LayerSpec& l) { setWeight(l, index, MatrixSpec::given(edited)); });
+    });
+    dialog->open();
+    return dialog;
 }
 
 int ModelEditor::currentLayer() const {

@@ -29,6 +29,10 @@ public:
     /// The mask editor of the selected layer; the window places it (its own tab).
     MaskEditor* maskEditor() const { return mask_; }
 
+    /// Opens the cell editor of weight matrix `index` (0 Wq, 1 Wk, 2 Wv, 3 Wo, 4 W) of the current
+    /// layer, showing its current numbers; accepting it makes them the layer's given values.
+    class MatrixDialog* editWeight(int index);
+
 signals:
     /// The layer being edited changed (the views follow it).
     void layerSelected(int layer);

@@ -56,10 +56,14 @@ bool TokenTableModel::setData(const QModelIndex& index, const QVariant& value, i
         if (q == values_(index.row(), index.column())) return true;
         attnlab::Matrix<attnlab::Rational> next = values_;
         next(index.row(), index.column()) = q;
-        emit edited(next, QString("edit token x%1[%2]").arg(index.row()).arg(index.column()));
+        emit edited(next, QString("edit %1%2[%3]")
+                              .arg(rowPrefix_ == "x" ? "token x" : "entry ")
+                              .arg(index.row())
+                              .arg(index.column()));
         return true;
     } catch (const std::exception& e) {
-        emit refused(QString("token x%1[%2]: %3 — the previous value is kept")
+        emit refused(QString("%1%2[%3]: %4 — the previous value is kept")
+                         .arg(rowPrefix_ == "x" ? "token x" : "entry ")
                          .arg(index.row())
                          .arg(index.column())
                          .arg(QString::fromStdString(e.what())));

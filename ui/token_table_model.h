@@ -15,6 +15,11 @@ public:
     /// Shows `values` (exact) as the table.
     void setValues(const attnlab::Matrix<attnlab::Rational>& values);
     const attnlab::Matrix<attnlab::Rational>& values() const { return values_; }
+    /// Header labels: rows `row0, row1, ...`, columns `col0, ...` (tokens: "x" and "d").
+    void setHeaderPrefixes(const QString& row, const QString& col) {
+        rowPrefix_ = row;
+        colPrefix_ = col;
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -31,4 +36,5 @@ signals:
 
 private:
     attnlab::Matrix<attnlab::Rational> values_;
+    QString rowPrefix_ = "x", colPrefix_ = "d";
 };

@@ -5,12 +5,14 @@
 #include "heatmap_view.h"
 #include "mask_editor.h"
 #include "mask_paint_view.h"
+#include "matrix_dialog.h"
 #include "model_editor.h"
 #include "preset_verdicts.h"
 #include "presets.h"
 #include "property_panel.h"
 #include "scenario_document.h"
 #include "scenario_json.h"
+#include "token_table_model.h"
 #include "tokens_editor.h"
 #include "transform_editor.h"
 #include "ui_support.h"
@@ -228,6 +230,48 @@ private slots:
         const double gap =
             (s.original.output.values - onCpu.original.output.values).cwiseAbs().maxCoeff();
         QVERIFY2(gap < 1e-4, qPrintable(QString::number(gap)));
+    }
+
+    void aWeightEditedCellByCellBecomesGivenValues() {
+        MainWindow w;
+        QVERIFY(w.openSource("builtin:equivariant-block"));
+        const int d = w.document()->scenario().d();
+        MatrixDialog* dialog = w.modelEditor()->editWeight(0);
+        QVERIFY(dialog);
+        QCOMPARE(dialog->values().rows(), Eigen::Index(d));
+        QVERIFY(!dialog->model()->setData(dialog->model()->index(0, 0), "1/0", Qt::EditRole));
+        QVERIFY(dialog->model()->setData(dialog->model()->index(0, 0), "-2/3", Qt::EditRole));
+        dialog->accept();
+        const MatrixSpec& wq = w.document()->scenario().model.layers[0].wq;
+        QCOMPARE(wq.kind, MatrixSpec::Kind::Values);
+        QCOMPARE(rationalText(wq.values(0, 0)), std::string("-2/3"));
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->scenario().model.layers[0].wq.kind != MatrixSpec::Kind::Values);
+    }
+
+    void pasteAndImportFillTheTokens() {
+        MainWindow w;
+        TokensEditor* tokens = w.tokensEditor();
+        tokens->table()->setCurrentIndex(tokens->model()->index(1, 0));
+        tokens->pasteText("1\t2\t3\n4\t5\t1/2\n"); // a spreadsheet block, grows to 3 rows
+        const Scenario& s = w.document()->scenario();
+        QCOMPARE(s.n(), 3);
+        QCOMPARE(rationalText(s.tokens.values(2, 2)), std::string("1/2"));
+        QTemporaryDir dir;
+        QFile csv(dir.filePath("x.csv"));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("a,b,c\n0.5,1,2\n3,4,oops\n");
+        csv.close();
+        const Scenario before = w.document()->scenario();
+        tokens->importFile(csv.fileName());
+        QVERIFY(w.errorText().contains("line 3, column 3"));
+        QCOMPARE(w.document()->scenario(), before);
+        QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        csv.write("a,b,c\n0.5,1,2\n3,4,5\n");
+        csv.close();
+        tokens->importFile(csv.fileName());
+        QCOMPARE(w.document()->scenario().n(), 2);
+        QCOMPARE(rationalText(w.document()->scenario().tokens.values(0, 0)), std::string("1/2"));
     }
 
     void rapidEditsEndOnTheNewestOne() {
