@@ -21,31 +21,39 @@ std::string ViewMatrix::text(Eigen::Index row, Eigen::Index col) const {
 
 namespace {
 
-/// Each cell keeps the entry of largest magnitude in its block, so peaks survive pooling.
-ViewMatrix pooled(const Eigen::MatrixXd& m) {
+/// Each cell keeps the entry of largest magnitude in its block, so peaks survive pooling. One
+/// pass over the source in storage order, converting entry by entry (no full-size copy).
+template <class T>
+ViewMatrix pooled(const Matrix<T>& m) {
     ViewMatrix v;
     v.rowBlock = int((m.rows() + kViewLimit - 1) / kViewLimit);
     v.colBlock = int((m.cols() + kViewLimit - 1) / kViewLimit);
     const Eigen::Index rows = (m.rows() + v.rowBlock - 1) / v.rowBlock;
     const Eigen::Index cols = (m.cols() + v.colBlock - 1) / v.colBlock;
-    v.values.resize(rows, cols);
-    for (Eigen::Index i = 0; i < rows; ++i)
-        for (Eigen::Index j = 0; j < cols; ++j) {
-            const Eigen::Index r0 = i * v.rowBlock, c0 = j * v.colBlock;
-            const auto block = m.block(r0, c0, std::min<Eigen::Index>(v.rowBlock, m.rows() - r0),
-                                       std::min<Eigen::Index>(v.colBlock, m.cols() - c0));
-            Eigen::Index bi = 0, bj = 0;
-            block.cwiseAbs().maxCoeff(&bi, &bj);
-            v.values(i, j) = block(bi, bj);
+    v.values = Eigen::MatrixXd::Zero(rows, cols);
+    Eigen::MatrixXd largest = Eigen::MatrixXd::Constant(rows, cols, -1.0);
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+        const Eigen::Index bj = j / v.colBlock;
+        for (Eigen::Index bi = 0, i = 0; bi < rows; ++bi) {
+            const Eigen::Index end = std::min<Eigen::Index>(i + v.rowBlock, m.rows());
+            for (; i < end; ++i) {
+                const double x = ScalarOps<T>::toDouble(m(i, j)), a = std::abs(x);
+                if (a > largest(bi, bj)) {
+                    largest(bi, bj) = a;
+                    v.values(bi, bj) = x;
+                }
+            }
         }
+    }
     return v;
 }
 
+} // namespace
+
 template <class T>
 ViewMatrix view(const Matrix<T>& m) {
-    const Eigen::MatrixXd values = toDoubleMatrix(m);
-    if (m.rows() > kViewLimit || m.cols() > kViewLimit) return pooled(values);
-    ViewMatrix v{values, {}, 1, 1};
+    if (m.rows() > kViewLimit || m.cols() > kViewLimit) return pooled(m);
+    ViewMatrix v{toDoubleMatrix(m), {}, 1, 1};
     if constexpr (ScalarOps<T>::exact) {
         v.exactText.reserve(std::size_t(m.size()));
         for (Eigen::Index i = 0; i < m.rows(); ++i)
@@ -54,6 +62,12 @@ ViewMatrix view(const Matrix<T>& m) {
     }
     return v;
 }
+
+template ViewMatrix view<float>(const Matrix<float>&);
+template ViewMatrix view<double>(const Matrix<double>&);
+template ViewMatrix view<Rational>(const Matrix<Rational>&);
+
+namespace {
 
 template <class T>
 SideView sideView(const Trace<T>& trace) {

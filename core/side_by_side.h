@@ -57,6 +57,10 @@ struct SideBySide {
 /// Largest side of a drawn matrix; bigger ones are pooled.
 inline constexpr int kViewLimit = 1024;
 
+/// A matrix ready to draw: max-|value| pooled above kViewLimit, exact text kept in exact mode.
+template <class T>
+ViewMatrix view(const Matrix<T>& m);
+
 /// Computes both sides and their difference on the scenario's backend (heads a device does not
 /// take run on the CPU, with a notice). Throws InputError when the scenario
 /// or the transformation does not fit (e.g. a perturbed token outside 0..n-1).
