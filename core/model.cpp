@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include "error.h"
+#include "kernels/layer_attention.h"
 
 namespace attnlab {
 
@@ -98,9 +99,14 @@ Matrix<T> Model<T>::applyLayer(std::size_t index, const Matrix<T>& x, Trace<T>& 
     Matrix<T> h = x;
     if (w.ffn) h = (x * *w.ffn).unaryExpr([](const T& e) { return relu(e); });
     const Matrix<T> q = h * w.wq, k = h * w.wk, v = h * w.wv;
+    // Without maps, float layers go through the fused kernel: no n x n mask, scores or weights.
+    const bool fused = maps == Maps::Drop && kernels::fusedLayerApplies<T>(layer);
     BoolMatrix mask;
     try {
-        mask = buildMask(layer.mask, n);
+        if (fused)
+            layer.mask.validate(n);
+        else
+            mask = buildMask(layer.mask, n);
     } catch (const InputError& e) {
         throw InputError(layerPath(index) + ".mask", e.what());
     }
@@ -109,7 +115,10 @@ Matrix<T> Model<T>::applyLayer(std::size_t index, const Matrix<T>& x, Trace<T>& 
     Matrix<T> concat(n, v.cols());
     LayerTrace<T> layerTrace;
     const PositionalSpec& pos = spec_.positional;
-    for (int head = 0; head < heads; ++head) {
+    std::vector<int> allMasked;
+    if constexpr (std::is_floating_point_v<T>)
+        if (fused) concat = kernels::fusedLayerAttention<T>(layer, pos, q, k, v, offset, allMasked);
+    for (int head = 0; head < heads && !fused; ++head) {
         Matrix<T> qh = q.middleCols(head * p, p), kh = k.middleCols(head * p, p);
         if (pos.kind == PositionalSpec::Kind::Rope) {
             applyRope(qh, offset, pos.base);
@@ -120,14 +129,13 @@ Matrix<T> Model<T>::applyLayer(std::size_t index, const Matrix<T>& x, Trace<T>& 
         HeadResult<T> r = attendHead<T>(layer.mixer, qh, kh, v.middleCols(head * pv, pv),
                                         bias.size() ? &bias : nullptr, mask);
         concat.middleCols(head * pv, pv) = r.output;
-        if (head == 0)
-            for (int row : r.allMaskedRows)
-                trace.warnings.push_back("layer " + std::to_string(index) + ": row " +
-                                         std::to_string(row) +
-                                         " has no allowed key (all-masked row)");
+        if (head == 0) allMasked = r.allMaskedRows;
         if (maps == Maps::Keep)
             layerTrace.heads.push_back({std::move(r.scores), std::move(r.weights)});
     }
+    for (int row : allMasked)
+        trace.warnings.push_back("layer " + std::to_string(index) + ": row " + std::to_string(row) +
+                                 " has no allowed key (all-masked row)");
     Matrix<T> y = w.wo ? Matrix<T>(concat * *w.wo) : concat;
     if (layer.residual) y += x;
     layerTrace.output = y;
