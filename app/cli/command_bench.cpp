@@ -81,21 +81,25 @@ MixerSpec::Kind parseMixer(const std::string& text) {
 
 struct Timing {
     double median = 0, min = 0;
+    double cpuMedian = 0; // CPU seconds of all threads, median run
 };
 
 template <class F>
 Timing timeRuns(F&& f, int warmup, int repeat) {
     for (int i = 0; i < warmup; ++i)
         f();
-    std::vector<double> seconds;
+    std::vector<double> seconds, cpu;
     for (int i = 0; i < repeat; ++i) {
+        const double cpu0 = processCpuSeconds();
         const auto start = std::chrono::steady_clock::now();
         f();
         seconds.push_back(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        cpu.push_back(processCpuSeconds() - cpu0);
     }
     std::sort(seconds.begin(), seconds.end());
-    return {seconds[seconds.size() / 2], seconds.front()};
+    std::sort(cpu.begin(), cpu.end());
+    return {seconds[seconds.size() / 2], seconds.front(), cpu[cpu.size() / 2]};
 }
 
 // Allowed entries of the mask, counted tile by tile (no n x n matrix).
@@ -140,7 +144,7 @@ Matrix<double> float64Reference(const Case& c, const std::vector<Matrix<double>>
         .output;
 }
 
-nlohmann::json caseJson(const Case& c, const Timing& t, double peak) {
+nlohmann::json caseJson(const Case& c, const Timing& t, const PeakRate& peak) {
     const long long allowed = allowedEntries(parseMask(c.mask), c.n);
     const double dense = 4.0 * double(c.n) * double(c.n) * c.d / 1e9;
     const double useful = 4.0 * double(allowed) * c.d / 1e9;
@@ -156,13 +160,18 @@ nlohmann::json caseJson(const Case& c, const Timing& t, double peak) {
             {"seconds_min", t.min},
             {"gflops_dense", dense / t.median},
             {"gflops_useful", useful / t.median},
-            {"fraction_of_peak", peak > 0 ? nlohmann::json(useful / t.median / peak) : nullptr},
+            {"fraction_of_peak",
+             peak.gflops > 0 ? nlohmann::json(useful / t.median / peak.gflops) : nullptr},
+            {"cpu_seconds_median", t.cpuMedian},
+            {"fraction_of_peak_cpu_time",
+             peak.gflops > 0 ? nlohmann::json(useful / t.cpuMedian / peak.gflopsPerCpuSecond)
+                             : nullptr},
             {"allowed_fraction", double(allowed) / (double(c.n) * c.n)}};
 }
 
 // Model::forward without maps of one layer (identity projections, width d) on random tokens:
 // the path `check` and the CLI take on long sequences. No float64 reference (n may be huge).
-nlohmann::json forwardCase(const Case& c, double peak) {
+nlohmann::json forwardCase(const Case& c, const PeakRate& peak) {
     if (c.precision == Precision::Exact) throw InputError("--forward: float32 or float64 only");
     ModelSpec spec;
     LayerSpec layer;
@@ -182,7 +191,7 @@ nlohmann::json forwardCase(const Case& c, double peak) {
     return j;
 }
 
-nlohmann::json runCase(const Case& c, double peak) {
+nlohmann::json runCase(const Case& c, const PeakRate& peak) {
     if (c.forward) return forwardCase(c, peak);
     if (c.precision == Precision::Exact) {
         if (c.mixer == MixerSpec::Kind::Softmax)
@@ -274,12 +283,14 @@ double number(const nlohmann::json& j) {
 
 void printText(const nlohmann::json& result, std::ostream& out) {
     char line[256];
-    std::snprintf(line, sizeof line, "peak (FMA probe, %d threads): %.1f GFLOP/s\n",
-                  result["threads"].get<int>(), number(result["peak_gflops"]));
+    std::snprintf(line, sizeof line,
+                  "peak (FMA probe, %d threads): %.1f GFLOP/s, %.1f GFLOP per CPU second\n",
+                  result["threads"].get<int>(), number(result["peak_gflops"]),
+                  number(result["peak_gflops_per_cpu_second"]));
     out << line;
     for (const auto& c : result["cases"]) {
         if (c.contains("name")) {
-            std::snprintf(line, sizeof line, "%-34s median %.4f s (min %.4f s)\n",
+            std::snprintf(line, sizeof line, "%-40s median %.4f s (min %.4f s)\n",
                           (c["name"].get<std::string>() + " n=512 x100").c_str(),
                           c["seconds_median"].get<double>(), c["seconds_min"].get<double>());
             out << line;
@@ -290,10 +301,12 @@ void printText(const nlohmann::json& result, std::ostream& out) {
             c["precision"].get<std::string>() + " n=" + std::to_string(c["n"].get<int>()) +
             " d=" + std::to_string(c["d"].get<int>());
         std::snprintf(line, sizeof line,
-                      "%-34s median %.4f s  dense %7.1f  useful %7.1f GFLOP/s  %5.1f%% of peak\n",
+                      "%-40s median %.4f s  dense %7.1f  useful %7.1f GFLOP/s  %5.1f%% of peak"
+                      " (%5.1f%% by CPU time)\n",
                       what.c_str(), c["seconds_median"].get<double>(),
                       c["gflops_dense"].get<double>(), c["gflops_useful"].get<double>(),
-                      100 * number(c["fraction_of_peak"]));
+                      100 * number(c["fraction_of_peak"]),
+                      100 * number(c["fraction_of_peak_cpu_time"]));
         out << line;
     }
     for (const auto& [key, value] : result["ratios"].items())
@@ -326,11 +339,14 @@ int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     base.tiles.keyBlock = int(a.integer("--key-block", 128, 1, 1 << 20));
     base.forward = a.flag("--forward");
 
-    const double peak = a.flag("--skip-probe") ? 0.0 : measurePeakGflops();
-    nlohmann::json result = {{"peak_gflops", peak > 0 ? nlohmann::json(peak) : nullptr},
-                             {"threads", kernels::availableThreads()},
-                             {"cases", nlohmann::json::array()},
-                             {"ratios", nlohmann::json::object()}};
+    const PeakRate peak = a.flag("--skip-probe") ? PeakRate{} : measurePeak();
+    nlohmann::json result = {
+        {"peak_gflops", peak.gflops > 0 ? nlohmann::json(peak.gflops) : nullptr},
+        {"peak_gflops_per_cpu_second",
+         peak.gflops > 0 ? nlohmann::json(peak.gflopsPerCpuSecond) : nullptr},
+        {"threads", kernels::availableThreads()},
+        {"cases", nlohmann::json::array()},
+        {"ratios", nlohmann::json::object()}};
     if (a.option("--n")) {
         base.n = int(a.integer("--n", 1024, 1, 1 << 24));
         result["cases"].push_back(runCase(base, peak));

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -81,28 +82,41 @@ bool hasAvx512() {
 }
 #endif
 
-// Best GFLOP/s of `chains` (lanes wide) on every thread over five runs.
+// Best rates of `chains` (lanes wide) on every thread over five runs.
 template <class Chains>
-double probe(Chains chains, int lanes) {
+PeakRate probe(Chains chains, int lanes) {
     const int threads = kernels::availableThreads();
     const long iterations = kIterations / kChains;
-    double best = 0;
+    PeakRate best;
     std::atomic<float> sink = 0; // keeps the chains from being optimised away
     for (int run = 0; run < 5; ++run) {
+        const double cpu0 = processCpuSeconds();
         const auto start = std::chrono::steady_clock::now();
         kernels::parallelFor(threads, [&](long t) { sink.store(chains(iterations, float(t))); });
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        best = std::max(best, 2.0 * lanes * kChains * double(iterations) * threads / seconds / 1e9);
+        const double gflop = 2.0 * lanes * kChains * double(iterations) * threads / 1e9;
+        best.gflops = std::max(best.gflops, gflop / seconds);
+        best.gflopsPerCpuSecond =
+            std::max(best.gflopsPerCpuSecond, gflop / (processCpuSeconds() - cpu0));
     }
     return best;
 }
 
 } // namespace
 
-double measurePeakGflops() {
-    const double narrow = probe(fmaChains, kLanes);
-    return hasAvx512() ? std::max(narrow, probe(fmaChains512, 16)) : narrow;
+double processCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+PeakRate measurePeak() {
+    const PeakRate narrow = probe(fmaChains, kLanes);
+    if (!hasAvx512()) return narrow;
+    const PeakRate wide = probe(fmaChains512, 16);
+    return {std::max(narrow.gflops, wide.gflops),
+            std::max(narrow.gflopsPerCpuSecond, wide.gflopsPerCpuSecond)};
 }
 
 } // namespace attnlab::cli

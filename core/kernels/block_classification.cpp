@@ -235,15 +235,27 @@ bool rowInterval(const MaskSpec& m, const std::vector<long>& blockEnds, long s, 
 }
 } // namespace
 
-BoolMatrix tileMask(const MaskSpec& spec, int n, int s0, int rows, int t0, int cols) {
-    if (spec.kind == MaskSpec::Kind::Custom) return spec.cells.block(s0, t0, rows, cols);
+bool rowKeyRanges(const MaskSpec& spec, int s0, int rows,
+                  std::vector<std::pair<long, long>>& ranges) {
     std::vector<long> ends;
     long end = 0;
     for (int size : spec.sizes)
         ends.push_back(end += size);
-    BoolMatrix out(rows, cols);
     long lo = 0, hi = 0;
-    if (!rowInterval(spec, ends, s0, lo, hi)) {
+    if (!rowInterval(spec, ends, s0, lo, hi)) return false;
+    ranges.resize(std::size_t(rows));
+    for (int i = 0; i < rows; ++i) {
+        rowInterval(spec, ends, s0 + i, lo, hi);
+        ranges[std::size_t(i)] = {lo, hi};
+    }
+    return true;
+}
+
+BoolMatrix tileMask(const MaskSpec& spec, int n, int s0, int rows, int t0, int cols) {
+    if (spec.kind == MaskSpec::Kind::Custom) return spec.cells.block(s0, t0, rows, cols);
+    BoolMatrix out(rows, cols);
+    std::vector<std::pair<long, long>> ranges;
+    if (!rowKeyRanges(spec, s0, rows, ranges)) {
         for (int j = 0; j < cols; ++j)
             for (int i = 0; i < rows; ++i)
                 out(i, j) = spec.allowed(s0 + i, t0 + j, n);
@@ -251,7 +263,7 @@ BoolMatrix tileMask(const MaskSpec& spec, int n, int s0, int rows, int t0, int c
     }
     out.setConstant(false);
     for (int i = 0; i < rows; ++i) {
-        rowInterval(spec, ends, s0 + i, lo, hi);
+        const auto [lo, hi] = ranges[std::size_t(i)];
         const long first = std::max<long>(lo, t0), last = std::min<long>(hi, long(t0) + cols - 1);
         if (first <= last) out.row(i).segment(first - t0, last - first + 1).setConstant(true);
     }

@@ -41,4 +41,10 @@ BlockClassification classifyBlocks(const BoolMatrix& mask, int rowTile, int colT
 /// at a time; the others evaluate each entry.
 BoolMatrix tileMask(const MaskSpec& spec, int n, int s0, int rows, int t0, int cols);
 
+/// The allowed keys of rows s0 .. s0 + rows - 1 as one interval [first, last] each (empty when
+/// first > last), for the kinds whose rows are intervals (all, none, causal, window,
+/// causal_window, prefix, blocks); false, with `ranges` untouched, for the others.
+bool rowKeyRanges(const MaskSpec& spec, int s0, int rows,
+                  std::vector<std::pair<long, long>>& ranges);
+
 } // namespace attnlab::kernels

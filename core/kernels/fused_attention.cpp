@@ -5,6 +5,7 @@
 #include "error.h"
 #include "kernels/parallel.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace attnlab::kernels {
@@ -54,6 +55,8 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
     Column<T> runMax = Column<T>::Constant(rows, minusInf);
     BoolColumn seen = BoolColumn::Constant(rows, false);
     Matrix<T> scratch(grid.colTile, rows);
+    std::vector<std::pair<long, long>> ranges; // each query's allowed keys, for interval masks
+    const bool intervals = rowKeyRanges(job.mask, s0, rows, ranges);
     for (int kb = 0; kb < grid.tileCols; ++kb) {
         const TileKind kind = grid.at(block, kb);
         if (kind == TileKind::Empty) continue;
@@ -61,15 +64,35 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
         auto tile = scratch.topRows(cols); // keys x queries
         tile.noalias() = head.k->middleRows(t0, cols) * qt;
         if (head.bias) addBias<T>(tile, *head.bias, s0, t0);
-        BoolMatrix allowed; // keys x queries, partial tiles only
-        if (kind == TileKind::Partial) {
+        BoolMatrix allowed; // keys x queries, partial tiles of masks that are not intervals
+        if (kind == TileKind::Full) {
+            seen.setConstant(true);
+        } else if (!intervals) {
             allowed = tileMask(job.mask, n, s0, rows, t0, cols).transpose();
             seen = seen || allowed.colwise().any().transpose();
         } else {
-            seen.setConstant(true);
+            for (int i = 0; i < rows; ++i) {
+                const auto [first, last] = ranges[std::size_t(i)];
+                seen(i) = seen(i) || (first <= last && first < t0 + cols && last >= t0);
+            }
         }
+        // Gives the blocked entries of a partial tile the value `blocked`.
+        auto maskTile = [&](T blocked) {
+            if (kind != TileKind::Partial) return;
+            if (!intervals) {
+                tile = allowed.select(tile.array(), blocked);
+                return;
+            }
+            for (int i = 0; i < rows; ++i) {
+                const auto [first, last] = ranges[std::size_t(i)];
+                const long lo = std::clamp<long>(first - t0, 0, cols);
+                const long hi = std::max(lo, std::clamp<long>(last - t0 + 1, 0, cols));
+                tile.col(i).head(lo).setConstant(blocked);
+                tile.col(i).tail(cols - hi).setConstant(blocked);
+            }
+        };
         if (job.kind == MixerSpec::Kind::Softmax) {
-            if (allowed.size()) tile = allowed.select(tile.array(), minusInf);
+            maskTile(minusInf);
             const Column<T> newMax = runMax.max(tile.colwise().maxCoeff().transpose().array());
             for (Eigen::Index i = 0; i < rows; ++i) {
                 const T shift = newMax(i) == minusInf ? T(0) : newMax(i);
@@ -82,7 +105,7 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
         } else {
             if (job.kind == MixerSpec::Kind::SoftmaxLike)
                 tile.array() = T(1) + tile.array().max(T(0));
-            if (allowed.size()) tile = allowed.select(tile.array(), T(0));
+            maskTile(T(0));
             total += tile.colwise().sum().transpose().array();
         }
         acc.noalias() += tile.transpose() * head.v->middleRows(t0, cols);
