@@ -4,6 +4,7 @@
 // an item stops the remaining items and is rethrown on the calling thread.
 #pragma once
 
+#include <atomic>
 #include <exception>
 #include <mutex>
 
@@ -26,16 +27,13 @@ inline int availableThreads() {
 template <class Body>
 void parallelFor(long count, Body&& body) {
     std::exception_ptr failure;
-    std::mutex guard;
-    bool stop = false;
+    std::mutex guard; // guards `failure`
+    std::atomic<bool> stop = false;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) if (count > 1 && !omp_in_parallel())
 #endif
     for (long i = 0; i < count; ++i) {
-        {
-            std::lock_guard lock(guard);
-            if (stop) continue;
-        }
+        if (stop.load(std::memory_order_relaxed)) continue;
         try {
             body(i);
         } catch (...) {
