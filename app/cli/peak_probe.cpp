@@ -68,7 +68,9 @@ __attribute__((target("avx512f"))) float fmaChains512(long iterations, float see
     __m512 sum = acc[0];
     for (int c = 1; c < kChains; ++c)
         sum = _mm512_add_ps(sum, acc[c]);
-    return _mm512_reduce_add_ps(sum);
+    alignas(64) float lanes[16];
+    _mm512_store_ps(lanes, sum);
+    return lanes[0];
 }
 bool hasAvx512() {
     return __builtin_cpu_supports("avx512f");
