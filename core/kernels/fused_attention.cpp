@@ -4,17 +4,11 @@
 
 #include "error.h"
 #include "kernels/parallel.h"
-
-#include <algorithm>
-#include <limits>
+#include "kernels/score_tiles.h"
 
 namespace attnlab::kernels {
 
 namespace {
-
-template <class T>
-using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
-using BoolColumn = Eigen::Array<bool, Eigen::Dynamic, 1>;
 
 // What every task of one call shares.
 template <class T>
@@ -25,74 +19,21 @@ struct Job {
     const BlockClassification& grid;
 };
 
-// Adds the distance bias to a tile of scores held keys x queries, keys from t0, queries from s0.
-template <class T, class Tile>
-void addBias(Tile& tile, const DistanceBias& bias, int s0, int t0) {
-    const auto keys = tile.rows();
-    const Column<T> keyOffsets = Column<T>::LinSpaced(keys, T(-t0), T(-t0 - keys + 1));
-    const T slope = T(bias.slope);
-    for (Eigen::Index i = 0; i < tile.cols(); ++i) {
-        const auto distance = keyOffsets + T(s0 + i); // s - t
-        if (bias.causal)
-            tile.col(i).array() -= slope * distance;
-        else
-            tile.col(i).array() -= slope * distance.abs();
-    }
-}
-
-// The rows [s0, s0 + rows) of one head's output; marks the rows that saw an allowed key.
-// Scores are held transposed (keys x queries), so that each query's row of weights is one
-// contiguous column: its max, exp(s - max) and sum are plain vector operations.
+// The rows of one query block of one head's output; marks the rows that saw an allowed key.
 template <class T>
 void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, Matrix<T>& out,
                       BoolColumn* seenRows) {
-    constexpr T minusInf = -std::numeric_limits<T>::infinity();
-    const BlockClassification& grid = job.grid;
-    const int n = grid.n, s0 = block * grid.rowTile, rows = std::min(grid.rowTile, n - s0);
-    const Matrix<T> qt = job.scale * head.q->middleRows(s0, rows).transpose(); // p x rows
-    Matrix<T> acc = Matrix<T>::Zero(rows, head.v->cols());                     // Σ w·V[t]
-    Column<T> total = Column<T>::Zero(rows);                                   // Σ w
+    constexpr T minusInf = ScoreTiles<T>::minusInf;
+    ScoreTiles<T> scores(job.kind, job.scale, job.mask, job.grid, head, block);
+    const int rows = scores.rows();
+    Matrix<T> acc = Matrix<T>::Zero(rows, head.v->cols()); // Σ w·V[t]
+    Column<T> total = Column<T>::Zero(rows);               // Σ w
     Column<T> runMax = Column<T>::Constant(rows, minusInf);
     BoolColumn seen = BoolColumn::Constant(rows, false);
-    Matrix<T> scratch(grid.colTile, rows);
-    std::vector<std::pair<long, long>> ranges; // each query's allowed keys, for interval masks
-    const bool intervals = rowKeyRanges(job.mask, s0, rows, ranges);
-    for (int kb = 0; kb < grid.tileCols; ++kb) {
-        const TileKind kind = grid.at(block, kb);
-        if (kind == TileKind::Empty) continue;
-        const int t0 = kb * grid.colTile, cols = std::min(grid.colTile, n - t0);
-        auto tile = scratch.topRows(cols); // keys x queries
-        tile.noalias() = head.k->middleRows(t0, cols) * qt;
-        if (head.bias) addBias<T>(tile, *head.bias, s0, t0);
-        BoolMatrix allowed; // keys x queries, partial tiles of masks that are not intervals
-        if (kind == TileKind::Full) {
-            seen.setConstant(true);
-        } else if (!intervals) {
-            allowed = tileMask(job.mask, n, s0, rows, t0, cols).transpose();
-            seen = seen || allowed.colwise().any().transpose();
-        } else {
-            for (int i = 0; i < rows; ++i) {
-                const auto [first, last] = ranges[std::size_t(i)];
-                seen(i) = seen(i) || (first <= last && first < t0 + cols && last >= t0);
-            }
-        }
-        // Gives the blocked entries of a partial tile the value `blocked`.
-        auto maskTile = [&](T blocked) {
-            if (kind != TileKind::Partial) return;
-            if (!intervals) {
-                tile = allowed.select(tile.array(), blocked);
-                return;
-            }
-            for (int i = 0; i < rows; ++i) {
-                const auto [first, last] = ranges[std::size_t(i)];
-                const long lo = std::clamp<long>(first - t0, 0, cols);
-                const long hi = std::max(lo, std::clamp<long>(last - t0 + 1, 0, cols));
-                tile.col(i).head(lo).setConstant(blocked);
-                tile.col(i).tail(cols - hi).setConstant(blocked);
-            }
-        };
-        if (job.kind == MixerSpec::Kind::Softmax) {
-            maskTile(minusInf);
+    for (int kb = 0; kb < job.grid.tileCols; ++kb) {
+        auto tile = scores.fill(kb, seen);
+        if (tile.rows() == 0) continue;
+        if (job.kind == MixerSpec::Kind::Softmax) { // running max, rescaling what came before
             const Column<T> newMax = runMax.max(tile.colwise().maxCoeff().transpose().array());
             for (Eigen::Index i = 0; i < rows; ++i) {
                 const T shift = newMax(i) == minusInf ? T(0) : newMax(i);
@@ -103,17 +44,14 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
             }
             runMax = newMax;
         } else {
-            if (job.kind == MixerSpec::Kind::SoftmaxLike)
-                tile.array() = T(1) + tile.array().max(T(0));
-            maskTile(T(0));
             total += tile.colwise().sum().transpose().array();
         }
-        acc.noalias() += tile.transpose() * head.v->middleRows(t0, cols);
+        acc.noalias() += tile.transpose() * head.v->middleRows(kb * job.grid.colTile, tile.rows());
     }
     if (job.kind != MixerSpec::Kind::Raw)
         acc = seen.select(total.inverse(), T(0)).matrix().asDiagonal() * acc;
-    out.middleRows(s0, rows) = acc;
-    if (seenRows) seenRows->segment(s0, rows) = seen;
+    out.middleRows(scores.firstRow(), rows) = acc;
+    if (seenRows) seenRows->segment(scores.firstRow(), rows) = seen;
 }
 
 } // namespace
