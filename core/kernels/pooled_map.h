@@ -2,6 +2,7 @@
 // that peaks survive (an average would wash a single sharp weight out of a 4096² map).
 #pragma once
 
+#include "kernels/fused_attention.h"
 #include "scalar.h"
 
 namespace attnlab::kernels {
@@ -11,5 +12,13 @@ namespace attnlab::kernels {
 /// A map already small enough comes back unchanged. InputError when a limit is below 1.
 template <class T>
 Matrix<T> maxPool(const Matrix<T>& map, int maxRows, int maxCols);
+
+/// One head's attention weights (as attendHead's `weights`) max-pooled to at most
+/// maxRows x maxCols cells like maxPool, computed tile by tile from Q and K in two passes (row
+/// max and sum, then weights) without forming the n x n map; empty tiles cost nothing. Equals
+/// maxPool(attendHead(...).weights, maxRows, maxCols) up to rounding. Mixers as fusedAttention.
+template <class T>
+Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const HeadInputs<T>& head,
+                        int maxRows, int maxCols);
 
 } // namespace attnlab::kernels

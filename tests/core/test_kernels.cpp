@@ -194,6 +194,44 @@ private slots:
         QVERIFY(maxPool<double>(map, 2000, 2000) == map);
     }
 
+    void pooledWeightsEqualPooledReference_data() {
+        QTest::addColumn<MixerSpec::Kind>("kind");
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::addColumn<bool>("alibi");
+        const std::pair<const char*, MixerSpec::Kind> kinds[] = {
+            {"softmax", MixerSpec::Kind::Softmax},
+            {"softmax_like", MixerSpec::Kind::SoftmaxLike},
+            {"raw", MixerSpec::Kind::Raw}};
+        for (const auto& [kname, kind] : kinds)
+            for (const auto& [mname, mask] : maskCatalogue(300))
+                QTest::addRow("%s/%s", kname, mname) << kind << mask << false;
+        QTest::addRow("softmax/causal/alibi")
+            << MixerSpec::Kind::Softmax << MaskSpec::causal() << true;
+    }
+    void pooledWeightsEqualPooledReference() {
+        QFETCH(MixerSpec::Kind, kind);
+        QFETCH(MaskSpec, mask);
+        QFETCH(bool, alibi);
+        const int n = 300;
+        MixerSpec mixer;
+        mixer.kind = kind;
+        const Eigen::MatrixXd q = data<double>(n, 8, 1), k = data<double>(n, 8, 2);
+        const Eigen::MatrixXd bias = aliBias<double>(n, 0.25, false);
+        const Eigen::MatrixXd weights =
+            attendHead<double>(mixer, q, k, k, alibi ? &bias : nullptr, buildMask(mask, n)).weights;
+        HeadInputs<double> head{&q, &k, &k, std::nullopt};
+        if (alibi) head.bias = DistanceBias{0.25, false};
+        for (auto [h, w] : {std::pair{7, 11}, {300, 300}, {1, 1}, {64, 40}}) {
+            const Eigen::MatrixXd expected = maxPool<double>(weights, h, w);
+            const Eigen::MatrixXd pooled = pooledWeights<double>(mixer, mask, head, h, w);
+            QCOMPARE(pooled.rows(), expected.rows());
+            QCOMPARE(pooled.cols(), expected.cols());
+            const double scale = std::max(1.0, expected.cwiseAbs().maxCoeff());
+            QVERIFY2((pooled - expected).cwiseAbs().maxCoeff() < 1e-12 * scale,
+                     qPrintable(QString("%1 x %2").arg(h).arg(w)));
+        }
+    }
+
     void modelWithoutMapsEqualsWithMaps_data() {
         QTest::addColumn<int>("positional");
         QTest::addRow("none") << int(PositionalSpec::Kind::None);
