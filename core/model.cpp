@@ -3,6 +3,7 @@
 
 #include "backend/registry.h"
 #include "error.h"
+#include "kernels/layer_attention.h"
 
 namespace attnlab {
 
@@ -168,6 +169,10 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         h = columnParallel(x, *w.ffn, how.parts).unaryExpr([](const T& e) { return relu(e); });
     const Matrix<T> q = columnParallel(h, w.wq, how.parts), k = columnParallel(h, w.wk, how.parts),
                     v = columnParallel(h, w.wv, how.parts);
+    // Without maps, float layers computed on the CPU go through the fused kernel: no n x n mask,
+    // scores or weights are formed.
+    const bool fused = maps == Maps::Drop && !how.unmasked && kernels::fusedLayerApplies<T>(layer) &&
+                       computesOnCpu(backend_);
     const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     Matrix<T> concat(x.rows(), v.cols());
@@ -178,11 +183,23 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         const int n = static_cast<int>(xs[b].rows());
         BoolMatrix mask;
         try {
-            mask = buildMask(layer.mask, n);
+            if (fused)
+                layer.mask.validate(n);
+            else
+                mask = buildMask(layer.mask, n);
         } catch (const InputError& e) {
             throw InputError(layerPath(index) + ".mask", e.what());
         }
-        for (int head = 0; head < heads; ++head) {
+        std::vector<int> allMasked;
+        if constexpr (std::is_floating_point_v<T>) {
+            if (fused) {
+                concat.middleRows(start, n) = kernels::fusedLayerAttention<T>(
+                    layer, pos, q.middleRows(start, n), k.middleRows(start, n),
+                    v.middleRows(start, n), offset, allMasked);
+                noteBackend(traces[b], layerTraces[b], index, 0, "cpu", "");
+            }
+        }
+        for (int head = 0; head < heads && !fused; ++head) {
             Matrix<T> qh = q.block(start, head * p, n, p), kh = k.block(start, head * p, n, p);
             const Matrix<T> vh = v.block(start, head * pv, n, pv);
             if (pos.kind == PositionalSpec::Kind::Rope) {
@@ -204,14 +221,13 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
             HeadResult<T>& r = run.result;
             noteBackend(traces[b], layerTraces[b], index, head, run.backend, run.notice);
             concat.block(start, head * pv, n, pv) = r.output;
-            if (head == 0)
-                for (int row : r.allMaskedRows)
-                    traces[b].warnings.push_back("layer " + std::to_string(index) + ": row " +
-                                                 std::to_string(row) +
-                                                 " has no allowed key (all-masked row)");
+            if (head == 0) allMasked = r.allMaskedRows;
             if (maps == Maps::Keep)
                 layerTraces[b].heads.push_back({std::move(r.scores), std::move(r.weights)});
         }
+        for (int row : allMasked)
+            traces[b].warnings.push_back("layer " + std::to_string(index) + ": row " +
+                                         std::to_string(row) + " has no allowed key (all-masked row)");
         start += n;
     }
     Matrix<T> y = w.wo ? rowParallel(concat, *w.wo, how.parts) : concat;

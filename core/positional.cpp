@@ -150,6 +150,11 @@ void applyRope(Matrix<T>& x, long offset, double base) {
 }
 
 template <class T>
+T alibiSlope(const PositionalSpec& spec, int head, int heads) {
+    return slopeOf<T>(spec, head, heads);
+}
+
+template <class T>
 Matrix<T> alibiBias(const PositionalSpec& spec, int n, int head, int heads) {
     const T m = slopeOf<T>(spec, head, heads);
     Matrix<T> bias(n, n);
@@ -162,6 +167,7 @@ Matrix<T> alibiBias(const PositionalSpec& spec, int n, int head, int heads) {
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template Matrix<T> absolutePositions<T>(const PositionalSpec&, int, int);                      \
     template void applyRope<T>(Matrix<T>&, long, double);                                          \
+    template T alibiSlope<T>(const PositionalSpec&, int, int);                                     \
     template Matrix<T> alibiBias<T>(const PositionalSpec&, int, int, int);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)

@@ -47,6 +47,10 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d);
 template <class T>
 void applyRope(Matrix<T>& x, long offset, double base);
 
+/// The ALiBi slope m of head `head` (0-based) out of `heads`: the given one, else 2^(-8k/h).
+template <class T>
+T alibiSlope(const PositionalSpec& spec, int head, int heads);
+
 /// The additive ALiBi bias of head `head` (0-based) out of `heads` for n positions.
 template <class T>
 Matrix<T> alibiBias(const PositionalSpec& spec, int n, int head, int heads);

@@ -18,11 +18,13 @@ struct Command {
 int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int presetsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 std::string runUsage();
 std::string presetsUsage();
 std::string devicesUsage();
 std::string checkUsage();
+std::string benchUsage();
 
 } // namespace attnlab::cli

@@ -18,6 +18,8 @@ const Command kCommands[] = {
      checkUsage, checkCommand},
     {"presets", "list the built-in scenarios (open one as builtin:NAME)", presetsUsage,
      presetsCommand},
+    {"bench", "time the CPU attention kernel against the machine's measured peak", benchUsage,
+     benchCommand},
     {"devices", "list the backends and devices this build can use", devicesUsage, devicesCommand},
 };
 

@@ -128,6 +128,17 @@ BackendPick pickBackend(BackendChoice choice, const HeadRequest& request) {
     return {&cpu(), notice};
 }
 
+bool computesOnCpu(BackendChoice choice) {
+    if (choice == BackendChoice::Cpu) return true;
+    if (choice != BackendChoice::Auto) return false;
+    static const bool noAccelerator = [] {
+        for (const auto& b : backends())
+            if (b->accelerates() && !b->devices().empty()) return false;
+        return true;
+    }();
+    return noAccelerator;
+}
+
 template <class T>
 HeadRun<T> attendOn(BackendChoice choice, const HeadTask<T>& task) {
     BackendPick pick = pickBackend(choice, headRequest(task));

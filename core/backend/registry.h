@@ -25,6 +25,9 @@ struct BackendPick {
     std::string notice;
 };
 BackendPick pickBackend(BackendChoice choice, const HeadRequest& request);
+/// Whether `choice` computes on the host CPU whatever the request: cpu, or auto on a machine with
+/// no accelerating device (then the CPU's own fast paths may be used).
+bool computesOnCpu(BackendChoice choice);
 
 /// Fault injection, to show and test the fallback: from the (after+1)-th head it computes on,
 /// `backend` throws as a failing device would (after < 0 turns it off). Also set at start-up by

@@ -50,7 +50,8 @@ public:
             for (LayerSpec& l : reference.model.layers)
                 (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = 0;
             const CheckSetup<T> base(reference);
-            const Matrix<T> expected = base.output(base.tokens);
+            // Kept maps: the untiled reference path, not the (itself tiled) fused kernel.
+            const Matrix<T> expected = base.model.forward(base.tokens, Maps::Keep).output;
             PropertyReport report;
             report.name = name();
             Deviation<T> worst;

@@ -1,0 +1,411 @@
+// `attnlab-cli bench`: speed of the CPU attention kernel against the machine's measured FMA peak
+// (cli.md). Without --n it runs the standard suite of issue 5; with --n one case.
+#include "arguments.h"
+#include "commands.h"
+#include "peak_probe.h"
+
+#include "checks/property_check.h"
+#include "checks/property_report.h"
+#include "error.h"
+#include "kernels/fused_attention.h"
+#include "kernels/parallel.h"
+#include "kernels/pooled_map.h"
+#include "matrix_spec.h"
+#include "model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+namespace attnlab::cli {
+
+std::string benchUsage() {
+    return "usage: attnlab-cli bench [--n N] [--d D] [--mixer M] [--mask M] [--precision P]\n"
+           "                         [--backend B] [--repeat K] [--warmup K] [--json]\n\n"
+           "Times one attention head (random Q, K, V of n x d) on the fused CPU kernel and prints\n"
+           "seconds, GFLOP/s (dense-equivalent 4·n²·d and useful 4·allowed·d) and the fraction of\n"
+           "the FMA peak measured in the same run. Without --n: the standard suite (softmax fp32\n"
+           "n = 1024, 4096; causal; dense and window:128 at n = 16384; float64; exact at small n;\n"
+           "an equivariance sweep of 100 permutations at n = 512; a 4096² map max-pooled to\n"
+           "800², and the same pooled map of a head computed from Q and K without the map).\n"
+           "Rates are given per wall-clock second and per CPU second (fraction_of_peak_cpu_time:\n"
+           "robust when other work shares the machine).\n\n"
+           "  --n N            sequence length (one case)\n"
+           "  --d D            head width [64]\n"
+           "  --mixer M        softmax | softmax_like | raw [softmax]\n"
+           "  --mask M         all | causal | window:R | causal_window:R [all]\n"
+           "  --precision P    float32 | float64 | exact [float32]\n"
+           "  --backend B      auto | cpu [auto]\n"
+           "  --repeat K       timed runs, the median is reported [15]\n"
+           "  --warmup K       untimed runs first [3]\n"
+           "  --query-block Q  kernel query block [128];  --key-block K  key block [128]\n"
+           "  --forward        time Model::forward without maps (one layer, identity weights)\n"
+           "                   instead of the bare kernel; no float64 error\n"
+           "  --skip-probe     no peak probe (peak and fractions null; for scripts timing one "
+           "case)\n"
+           "  --json           print JSON\n";
+}
+
+namespace {
+
+struct Case {
+    int n = 1024, d = 64;
+    MixerSpec::Kind mixer = MixerSpec::Kind::Softmax;
+    std::string mask = "all";
+    Precision precision = Precision::Float32;
+    int repeat = 15, warmup = 3;
+    bool forward = false; // time Model::forward without maps instead of the bare kernel
+    kernels::KernelTiles tiles;
+};
+
+MaskSpec parseMask(const std::string& text) {
+    const auto colon = text.find(':');
+    const std::string kind = text.substr(0, colon);
+    if (colon == std::string::npos) {
+        if (kind == "all") return MaskSpec::all();
+        if (kind == "causal") return MaskSpec::causal();
+    } else if (kind == "window" || kind == "causal_window") {
+        const std::string r = text.substr(colon + 1);
+        if (!r.empty() && r.find_first_not_of("0123456789") == std::string::npos && r.size() < 9)
+            return kind == "window" ? MaskSpec::window(std::stoi(r))
+                                    : MaskSpec::causalWindow(std::stoi(r));
+    }
+    throw UsageError("--mask must be all, causal, window:R or causal_window:R, got '" + text + "'");
+}
+
+MixerSpec::Kind parseMixer(const std::string& text) {
+    for (auto k : {MixerSpec::Kind::Softmax, MixerSpec::Kind::SoftmaxLike, MixerSpec::Kind::Raw})
+        if (mixerKindName(k) == text) return k;
+    throw UsageError("--mixer must be softmax, softmax_like or raw, got '" + text + "'");
+}
+
+struct Timing {
+    double median = 0, min = 0;
+    double cpuMedian = 0; // CPU seconds of all threads, median run
+};
+
+template <class F>
+Timing timeRuns(F&& f, int warmup, int repeat) {
+    for (int i = 0; i < warmup; ++i)
+        f();
+    std::vector<double> seconds, cpu;
+    for (int i = 0; i < repeat; ++i) {
+        const double cpu0 = processCpuSeconds();
+        const auto start = std::chrono::steady_clock::now();
+        f();
+        seconds.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        cpu.push_back(processCpuSeconds() - cpu0);
+    }
+    std::sort(seconds.begin(), seconds.end());
+    std::sort(cpu.begin(), cpu.end());
+    return {seconds[seconds.size() / 2], seconds.front(), cpu[cpu.size() / 2]};
+}
+
+// Allowed entries of the mask, counted tile by tile (no n x n matrix).
+long long allowedEntries(const MaskSpec& mask, int n) {
+    const int tile = 256;
+    const auto grid = kernels::classifyBlocks(mask, n, tile, tile);
+    long long total = 0;
+    for (int i = 0; i < grid.tileRows; ++i)
+        for (int j = 0; j < grid.tileCols; ++j) {
+            const int rows = std::min(tile, n - i * tile), cols = std::min(tile, n - j * tile);
+            if (grid.at(i, j) == kernels::TileKind::Full) total += (long long)rows * cols;
+            if (grid.at(i, j) == kernels::TileKind::Partial)
+                total += kernels::tileMask(mask, n, i * tile, rows, j * tile, cols).count();
+        }
+    return total;
+}
+
+template <class T>
+std::vector<Matrix<T>> inputs(const Case& c) {
+    std::vector<Matrix<T>> qkv;
+    for (std::uint64_t seed : {11, 12, 13})
+        qkv.push_back(MatrixSpec::random(seed).materialize<T>(c.n, c.d));
+    return qkv;
+}
+
+template <class T>
+Matrix<T> runKernel(const Case& c, const std::vector<Matrix<T>>& qkv) {
+    MixerSpec mixer;
+    mixer.kind = c.mixer;
+    const std::vector<kernels::HeadInputs<T>> heads{{&qkv[0], &qkv[1], &qkv[2], std::nullopt}};
+    return kernels::fusedAttention<T>(mixer, parseMask(c.mask), heads, c.tiles).outputs[0];
+}
+
+// The float64 output the errors are measured against: the reference mixer (weights·V, an
+// implementation independent of the kernel) up to n = 4096, the kernel in float64 beyond.
+Matrix<double> float64Reference(const Case& c, const std::vector<Matrix<double>>& qkv) {
+    if (c.n > 4096) return runKernel<double>(c, qkv);
+    MixerSpec mixer;
+    mixer.kind = c.mixer;
+    return attendHead<double>(mixer, qkv[0], qkv[1], qkv[2], nullptr,
+                              buildMask(parseMask(c.mask), c.n))
+        .output;
+}
+
+nlohmann::json caseJson(const Case& c, const Timing& t, const PeakRate& peak) {
+    const long long allowed = allowedEntries(parseMask(c.mask), c.n);
+    const double dense = 4.0 * double(c.n) * double(c.n) * c.d / 1e9;
+    const double useful = 4.0 * double(allowed) * c.d / 1e9;
+    return {{"n", c.n},
+            {"d", c.d},
+            {"heads", 1},
+            {"mixer", mixerKindName(c.mixer)},
+            {"mask", c.mask},
+            {"precision", precisionName(c.precision)},
+            {"backend", "cpu"},
+            {"repeat", c.repeat},
+            {"seconds_median", t.median},
+            {"seconds_min", t.min},
+            {"gflops_dense", dense / t.median},
+            {"gflops_useful", useful / t.median},
+            {"fraction_of_peak",
+             peak.gflops > 0 ? nlohmann::json(useful / t.median / peak.gflops) : nullptr},
+            {"cpu_seconds_median", t.cpuMedian},
+            {"fraction_of_peak_cpu_time",
+             peak.gflops > 0 ? nlohmann::json(useful / t.cpuMedian / peak.gflopsPerCpuSecond)
+                             : nullptr},
+            {"allowed_fraction", double(allowed) / (double(c.n) * c.n)}};
+}
+
+// Model::forward without maps of one layer (identity projections, width d) on random tokens:
+// the path `check` and the CLI take on long sequences. No float64 reference (n may be huge).
+nlohmann::json forwardCase(const Case& c, const PeakRate& peak) {
+    if (c.precision == Precision::Exact) throw InputError("--forward: float32 or float64 only");
+    ModelSpec spec;
+    LayerSpec layer;
+    layer.mixer.kind = c.mixer;
+    layer.mask = parseMask(c.mask);
+    spec.layers = {layer};
+    auto time = [&]<class T>() {
+        const Model<T> model(spec, c.d);
+        const Matrix<T> x = MatrixSpec::random(11).materialize<T>(c.n, c.d);
+        return timeRuns([&] { (void)model.forward(x, Maps::Drop); }, c.warmup, c.repeat);
+    };
+    const Timing t = c.precision == Precision::Float32 ? time.template operator()<float>()
+                                                       : time.template operator()<double>();
+    nlohmann::json j = caseJson(c, t, peak);
+    j["forward"] = true;
+    j["max_error_vs_float64"] = nullptr;
+    return j;
+}
+
+nlohmann::json runCase(const Case& c, const PeakRate& peak) {
+    if (c.forward) return forwardCase(c, peak);
+    if (c.precision == Precision::Exact) {
+        if (c.mixer == MixerSpec::Kind::Softmax)
+            throw InputError("precision exact: mixer softmax needs exp, use softmax_like or raw");
+        const auto qkv = inputs<Rational>(c);
+        MixerSpec mixer;
+        mixer.kind = c.mixer;
+        const BoolMatrix mask = buildMask(parseMask(c.mask), c.n);
+        const Timing t = timeRuns(
+            [&] { (void)attendHead<Rational>(mixer, qkv[0], qkv[1], qkv[2], nullptr, mask); },
+            c.warmup, c.repeat);
+        nlohmann::json j = caseJson(c, t, peak);
+        j["max_error_vs_float64"] = nullptr;
+        return j;
+    }
+    const auto reference = inputs<double>(c);
+    const Matrix<double> expected = float64Reference(c, reference);
+    nlohmann::json j;
+    if (c.precision == Precision::Float64) {
+        j = caseJson(c, timeRuns([&] { runKernel<double>(c, reference); }, c.warmup, c.repeat),
+                     peak);
+        j["max_error_vs_float64"] =
+            (runKernel<double>(c, reference) - expected).cwiseAbs().maxCoeff();
+        return j;
+    }
+    std::vector<Matrix<float>> qkv;
+    for (const auto& m : reference)
+        qkv.push_back(m.cast<float>());
+    j = caseJson(c, timeRuns([&] { runKernel<float>(c, qkv); }, c.warmup, c.repeat), peak);
+    j["max_error_vs_float64"] =
+        (runKernel<float>(c, qkv).cast<double>() - expected).cwiseAbs().maxCoeff();
+    return j;
+}
+
+// permutation-equivariance with 100 random σ at n = 512, d = 64, float32: f(X) once, then one
+// forward per σ.
+nlohmann::json equivarianceSweep(int warmup, int repeat) {
+    Scenario s;
+    s.name = "bench-equivariance";
+    s.precision = Precision::Float32;
+    s.tokens = TokenSpec::random(512, 64, 1);
+    LayerSpec layer;
+    layer.wq = MatrixSpec::random(2, Rational(1, 8));
+    layer.wk = MatrixSpec::random(3, Rational(1, 8));
+    layer.wv = MatrixSpec::random(4, Rational(1, 8));
+    s.model.layers = {layer};
+    const std::vector<CheckSpec> checks{{"permutation-equivariance", {{"samples", 100}}}};
+    std::string verdict;
+    const Timing t = timeRuns(
+        [&] { verdict = reportJson(runChecks(s, checks, 7).front()).value("verdict", ""); }, warmup,
+        repeat);
+    return {{"name", "equivariance-sweep"},
+            {"n", 512},
+            {"d", 64},
+            {"precision", "float32"},
+            {"permutations", 100},
+            {"forwards", 101},
+            {"repeat", repeat},
+            {"verdict", verdict},
+            {"seconds_median", t.median},
+            {"seconds_min", t.min}};
+}
+
+// A 4096 x 4096 float32 map max-pooled to screen size (800 x 800): what a view of a large map
+// redraws after an edit.
+nlohmann::json pooledMapCase(int warmup, int repeat) {
+    const Matrix<float> map = MatrixSpec::random(5).materialize<float>(4096, 4096);
+    const Timing t =
+        timeRuns([&] { (void)kernels::maxPool<float>(map, 800, 800); }, warmup, repeat);
+    return {{"name", "pooled-map"}, {"n", 4096},
+            {"to", "800x800"},      {"precision", "float32"},
+            {"repeat", repeat},     {"seconds_median", t.median},
+            {"seconds_min", t.min}, {"cpu_seconds_median", t.cpuMedian}};
+}
+
+// The softmax weights of a 4096-token head pooled to 800 x 800 straight from Q and K, without
+// the 4096² map: what a view of a long sequence redraws.
+nlohmann::json pooledWeightsCase(int warmup, int repeat) {
+    Case c;
+    c.n = 4096;
+    const auto qkv = inputs<float>(c);
+    const kernels::HeadInputs<float> head{&qkv[0], &qkv[1], &qkv[2], std::nullopt};
+    const Timing t =
+        timeRuns([&] { (void)kernels::pooledWeights<float>({}, MaskSpec::all(), head, 800, 800); },
+                 warmup, repeat);
+    return {{"name", "pooled-weights"},
+            {"n", 4096},
+            {"d", 64},
+            {"to", "800x800"},
+            {"precision", "float32"},
+            {"repeat", repeat},
+            {"seconds_median", t.median},
+            {"seconds_min", t.min},
+            {"cpu_seconds_median", t.cpuMedian}};
+}
+
+std::vector<Case> standardSuite(const Case& base) {
+    auto with = [&](int n, const char* mask, Precision p, int repeat) {
+        Case c = base;
+        c.n = n;
+        c.mask = mask;
+        c.precision = p;
+        c.repeat = std::min(c.repeat, repeat);
+        return c;
+    };
+    const auto f32 = Precision::Float32;
+    std::vector<Case> suite{
+        with(1024, "all", f32, 15),         with(4096, "all", f32, 15),
+        with(4096, "causal", f32, 15),      with(16384, "all", f32, 3),
+        with(16384, "window:128", f32, 15), with(4096, "all", Precision::Float64, 7)};
+    Case exact = with(48, "all", Precision::Exact, 5);
+    exact.d = 8;
+    exact.mixer = MixerSpec::Kind::SoftmaxLike;
+    suite.push_back(exact);
+    return suite;
+}
+
+// A JSON number, or NaN for null (printed as "nan").
+double number(const nlohmann::json& j) {
+    return j.is_null() ? std::nan("") : j.get<double>();
+}
+
+void printText(const nlohmann::json& result, std::ostream& out) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "peak (FMA probe, %d threads): %.1f GFLOP/s, %.1f GFLOP per CPU second\n",
+                  result["threads"].get<int>(), number(result["peak_gflops"]),
+                  number(result["peak_gflops_per_cpu_second"]));
+    out << line;
+    for (const auto& c : result["cases"]) {
+        if (c.contains("name")) {
+            const std::string name = c["name"];
+            const char* what = name == "equivariance-sweep" ? " n=512 x100"
+                               : name == "pooled-map"       ? " 4096² -> 800²"
+                                                            : " n=4096 -> 800²";
+            std::snprintf(line, sizeof line, "%-40s median %.4f s (min %.4f s)\n",
+                          (name + what).c_str(), c["seconds_median"].get<double>(),
+                          c["seconds_min"].get<double>());
+            out << line;
+            continue;
+        }
+        const std::string what =
+            c["mixer"].get<std::string>() + " " + c["mask"].get<std::string>() + " " +
+            c["precision"].get<std::string>() + " n=" + std::to_string(c["n"].get<int>()) +
+            " d=" + std::to_string(c["d"].get<int>());
+        std::snprintf(line, sizeof line,
+                      "%-40s median %.4f s  dense %7.1f  useful %7.1f GFLOP/s  %5.1f%% of peak"
+                      " (%5.1f%% by CPU time)\n",
+                      what.c_str(), c["seconds_median"].get<double>(),
+                      c["gflops_dense"].get<double>(), c["gflops_useful"].get<double>(),
+                      100 * number(c["fraction_of_peak"]),
+                      100 * number(c["fraction_of_peak_cpu_time"]));
+        out << line;
+    }
+    for (const auto& [key, value] : result["ratios"].items())
+        out << key << ": " << value.get<double>() << "\n";
+}
+
+} // namespace
+
+int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+    const Arguments a(args, {"--json", "--skip-probe", "--forward"},
+                      {"--n", "--d", "--mixer", "--mask", "--precision", "--backend", "--repeat",
+                       "--warmup", "--query-block", "--key-block"});
+    if (a.help()) {
+        out << benchUsage();
+        return 0;
+    }
+    a.expectPositionals(0, "");
+    const std::string backend = a.option("--backend").value_or("auto");
+    if (backend != "auto" && backend != "cpu")
+        throw InputError("--backend " + backend + ": bench measures the cpu backend only");
+    Case base;
+    base.d = int(a.integer("--d", 64, 1, 4096));
+    base.mixer = parseMixer(a.option("--mixer").value_or("softmax"));
+    base.mask = a.option("--mask").value_or("all");
+    (void)parseMask(base.mask);
+    base.precision = parsePrecision(a.option("--precision").value_or("float32"));
+    base.repeat = int(a.integer("--repeat", 15, 1, 100000));
+    base.warmup = int(a.integer("--warmup", 3, 0, 100000));
+    base.tiles.queryBlock = int(a.integer("--query-block", 128, 1, 1 << 20));
+    base.tiles.keyBlock = int(a.integer("--key-block", 128, 1, 1 << 20));
+    base.forward = a.flag("--forward");
+
+    const PeakRate peak = a.flag("--skip-probe") ? PeakRate{} : measurePeak();
+    nlohmann::json result = {
+        {"peak_gflops", peak.gflops > 0 ? nlohmann::json(peak.gflops) : nullptr},
+        {"peak_gflops_per_cpu_second",
+         peak.gflops > 0 ? nlohmann::json(peak.gflopsPerCpuSecond) : nullptr},
+        {"threads", kernels::availableThreads()},
+        {"cases", nlohmann::json::array()},
+        {"ratios", nlohmann::json::object()}};
+    if (a.option("--n")) {
+        base.n = int(a.integer("--n", 1024, 1, 1 << 24));
+        result["cases"].push_back(runCase(base, peak));
+    } else {
+        for (const Case& c : standardSuite(base))
+            result["cases"].push_back(runCase(c, peak));
+        result["cases"].push_back(equivarianceSweep(1, std::min(base.repeat, 5)));
+        result["cases"].push_back(pooledMapCase(1, base.repeat));
+        result["cases"].push_back(pooledWeightsCase(1, std::min(base.repeat, 7)));
+        const auto& cases = result["cases"];
+        result["ratios"]["window128_speedup_vs_dense_n16384"] =
+            cases[3]["seconds_median"].get<double>() / cases[4]["seconds_median"].get<double>();
+    }
+    if (a.flag("--json"))
+        out << result.dump(2) << "\n";
+    else
+        printText(result, out);
+    return 0;
+}
+
+} // namespace attnlab::cli

@@ -1,0 +1,20 @@
+// The machine's single-precision FMA peak, measured: every thread runs independent chains of
+// fused multiply-adds on full-width vectors. `bench` divides its rates by this number.
+#pragma once
+
+namespace attnlab::cli {
+
+/// The peak, per wall-clock second (all threads together) and per CPU second (one thread's
+/// rate while it runs: robust on a machine shared with other work).
+struct PeakRate {
+    double gflops = 0;
+    double gflopsPerCpuSecond = 0;
+};
+
+/// GFLOP (2 per FMA lane) per second of all CPU threads, the best of a few short runs.
+PeakRate measurePeak();
+
+/// CPU seconds this process has used so far, all threads together.
+double processCpuSeconds();
+
+} // namespace attnlab::cli

@@ -1,0 +1,52 @@
+// The fused, tiled CPU attention kernel for float and double: query blocks x key blocks with an
+// online softmax (running max and sum, rescaled), block products through Eigen, empty tiles of
+// the mask skipped and the element mask applied only to partial tiles. Work is spread over
+// heads x query blocks (one level of threads, never nested). No n x n matrix is formed: memory
+// is O(n·p) plus one query block x key block tile per thread.
+#pragma once
+
+#include "kernels/block_classification.h"
+#include "mixer.h"
+
+#include <vector>
+
+namespace attnlab::kernels {
+
+/// Tile sizes of the kernel. 128 x 128 was the fastest measured with p = 64 on the development
+/// machine (README, Performance), dense and windowed; any positive values give the same result
+/// up to rounding.
+struct KernelTiles {
+    int queryBlock = 128;
+    int keyBlock = 128;
+};
+
+/// The ALiBi bias of one head: -slope·|s - t|, or -slope·(s - t) when causal.
+struct DistanceBias {
+    double slope = 0;
+    bool causal = false;
+};
+
+/// One head's inputs: Q and K (n x p and m x p), V (m x p_v), and an optional distance bias.
+template <class T>
+struct HeadInputs {
+    const Matrix<T>* q = nullptr;
+    const Matrix<T>* k = nullptr;
+    const Matrix<T>* v = nullptr;
+    std::optional<DistanceBias> bias;
+};
+
+/// What the kernel computed: one output per head (n x p_v) and the rows with no allowed key.
+template <class T>
+struct FusedResult {
+    std::vector<Matrix<T>> outputs;
+    std::vector<int> allMaskedRows;
+};
+
+/// Attention of every head under one mask (validated; InputError as buildMask) with the mixer
+/// softmax, softmax_like or raw (ssm refused with InputError). Equals attendHead's output up to
+/// rounding; an all-masked row gives a zero row. Self-attention: Q, K and V have n rows.
+template <class T>
+FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
+                              const std::vector<HeadInputs<T>>& heads, KernelTiles tiles = {});
+
+} // namespace attnlab::kernels

@@ -1,0 +1,46 @@
+// Splitting a layer into heads for the fused kernel and concatenating the results.
+#include "kernels/layer_attention.h"
+
+#include "kernels/fused_attention.h"
+
+namespace attnlab::kernels {
+
+template <class T>
+Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& positional,
+                              const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
+                              long offset, std::vector<int>& allMaskedRows) {
+    const int heads = layer.heads;
+    const auto p = q.cols() / heads, pv = v.cols() / heads;
+    std::vector<Matrix<T>> qs, ks, vs;
+    for (int h = 0; h < heads; ++h) {
+        qs.push_back(q.middleCols(h * p, p));
+        ks.push_back(k.middleCols(h * p, p));
+        vs.push_back(v.middleCols(h * pv, pv));
+        if (positional.kind == PositionalSpec::Kind::Rope) {
+            applyRope(qs.back(), offset, positional.base);
+            applyRope(ks.back(), offset, positional.base);
+        }
+    }
+    std::vector<HeadInputs<T>> inputs(static_cast<std::size_t>(heads));
+    for (std::size_t h = 0; h < inputs.size(); ++h) {
+        inputs[h] = {&qs[h], &ks[h], &vs[h], std::nullopt};
+        if (positional.kind == PositionalSpec::Kind::Alibi)
+            inputs[h].bias =
+                DistanceBias{double(alibiSlope<T>(positional, int(h), heads)), positional.causal};
+    }
+    FusedResult<T> r = fusedAttention<T>(layer.mixer, layer.mask, inputs);
+    Matrix<T> concat(q.rows(), v.cols());
+    for (int h = 0; h < heads; ++h)
+        concat.middleCols(h * pv, pv) = r.outputs[std::size_t(h)];
+    allMaskedRows.insert(allMaskedRows.end(), r.allMaskedRows.begin(), r.allMaskedRows.end());
+    return concat;
+}
+
+template Matrix<float> fusedLayerAttention<float>(const LayerSpec&, const PositionalSpec&,
+                                                  const Matrix<float>&, const Matrix<float>&,
+                                                  const Matrix<float>&, long, std::vector<int>&);
+template Matrix<double> fusedLayerAttention<double>(const LayerSpec&, const PositionalSpec&,
+                                                    const Matrix<double>&, const Matrix<double>&,
+                                                    const Matrix<double>&, long, std::vector<int>&);
+
+} // namespace attnlab::kernels

@@ -1,0 +1,29 @@
+// The attention part of one model layer (every head, with its relative positions) through the
+// fused kernel, for forward passes that keep no maps: no n x n mask, bias or weight matrix.
+#pragma once
+
+#include "model_spec.h"
+
+#include <optional>
+#include <vector>
+
+namespace attnlab::kernels {
+
+/// Whether the fused kernel computes this layer in scalar type T: float and double with the
+/// softmax, softmax_like or raw mixer and no explicit tile size (tiled evaluation is a property
+/// under study, so it keeps the reference path).
+template <class T>
+bool fusedLayerApplies(const LayerSpec& layer) {
+    return std::is_floating_point_v<T> && layer.mixer.kind != MixerSpec::Kind::Ssm &&
+           layer.mixer.tile == 0;
+}
+
+/// The concatenated head outputs (n x p_v) of `layer` for projections q, k, v, with RoPE
+/// (positions i + offset) or ALiBi as `positional` says; appends the all-masked rows to
+/// `allMaskedRows`. Requires fusedLayerApplies<T>(layer); InputError for an invalid mask.
+template <class T>
+Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& positional,
+                              const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
+                              long offset, std::vector<int>& allMaskedRows);
+
+} // namespace attnlab::kernels

@@ -1,0 +1,48 @@
+// One level of CPU parallelism for the kernels and the property sweeps: a parallel loop over
+// independent work items (OpenMP when built with it, else serial) that never nests: called
+// from inside a parallel region it runs serially on the calling thread. An exception thrown by
+// an item stops the remaining items and is rethrown on the calling thread.
+#pragma once
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace attnlab::kernels {
+
+/// Threads a parallel loop started here would use (1 inside a parallel region or without OpenMP).
+inline int availableThreads() {
+#ifdef _OPENMP
+    return omp_in_parallel() ? 1 : omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/// Calls body(i) for i in [0, count), dynamically scheduled across threads; no nesting.
+template <class Body>
+void parallelFor(long count, Body&& body) {
+    std::exception_ptr failure;
+    std::mutex guard; // guards `failure`
+    std::atomic<bool> stop = false;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) if (count > 1 && !omp_in_parallel())
+#endif
+    for (long i = 0; i < count; ++i) {
+        if (stop.load(std::memory_order_relaxed)) continue;
+        try {
+            body(i);
+        } catch (...) {
+            std::lock_guard lock(guard);
+            if (!failure) failure = std::current_exception();
+            stop = true;
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
+} // namespace attnlab::kernels

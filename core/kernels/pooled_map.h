@@ -1,0 +1,24 @@
+// Screen-sized views of large maps: max-pooling an n x m map down to at most W x H cells so
+// that peaks survive (an average would wash a single sharp weight out of a 4096² map).
+#pragma once
+
+#include "kernels/fused_attention.h"
+#include "scalar.h"
+
+namespace attnlab::kernels {
+
+/// The map pooled to at most maxRows x maxCols cells: cell (i, j) is the largest entry of the
+/// block of ceil(rows/maxRows) x ceil(cols/maxCols) entries it covers (ragged last blocks).
+/// A map already small enough comes back unchanged. InputError when a limit is below 1.
+template <class T>
+Matrix<T> maxPool(const Matrix<T>& map, int maxRows, int maxCols);
+
+/// One head's attention weights (as attendHead's `weights`) max-pooled to at most
+/// maxRows x maxCols cells like maxPool, computed tile by tile from Q and K in two passes (row
+/// max and sum, then weights) without forming the n x n map; empty tiles cost nothing. Equals
+/// maxPool(attendHead(...).weights, maxRows, maxCols) up to rounding. Mixers as fusedAttention.
+template <class T>
+Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const HeadInputs<T>& head,
+                        int maxRows, int maxCols);
+
+} // namespace attnlab::kernels

@@ -1,0 +1,265 @@
+// The fused CPU kernel against the reference mixer (attendHead: weights·V) for float and double,
+// every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi; the
+// block classification against brute force; the pooled map keeps peaks; Model::forward without
+// maps (fused) equals the forward with maps (reference).
+#include "error.h"
+#include "kernels/block_classification.h"
+#include "kernels/fused_attention.h"
+#include "kernels/pooled_map.h"
+#include "matrix_spec.h"
+#include "model.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::kernels;
+
+Q_DECLARE_METATYPE(attnlab::MaskSpec)
+Q_DECLARE_METATYPE(attnlab::MixerSpec::Kind)
+
+namespace {
+
+BoolMatrix customCells(int n) {
+    BoolMatrix m(n, n);
+    for (int s = 0; s < n; ++s)
+        for (int t = 0; t < n; ++t)
+            m(s, t) = s != 3 && (s * 7 + t * 3) % 5 != 0; // row 3 is all-masked
+    return m;
+}
+
+// Every mask kind of properties.md §1.5 over n tokens.
+std::vector<std::pair<const char*, MaskSpec>> maskCatalogue(int n) {
+    return {{"all", MaskSpec::all()},
+            {"none", MaskSpec::none()},
+            {"causal", MaskSpec::causal()},
+            {"window", MaskSpec::window(5)},
+            {"causal_window", MaskSpec::causalWindow(9)},
+            {"prefix", MaskSpec::prefix(11)},
+            {"blocks", MaskSpec::blocks({n / 3, n - n / 3 - 4, 4})},
+            {"dilated", MaskSpec::dilated(3, 4)},
+            {"global", MaskSpec::global(2, MaskSpec::window(1))},
+            {"and", MaskSpec::both({MaskSpec::causal(), MaskSpec::window(6)})},
+            {"and_disjoint",
+             MaskSpec::both({MaskSpec::causal(), MaskSpec::negation(MaskSpec::causal())})},
+            {"or", MaskSpec::either({MaskSpec::window(2), MaskSpec::prefix(3)})},
+            {"not", MaskSpec::negation(MaskSpec::causalWindow(2))},
+            {"custom", MaskSpec::custom(customCells(n))}};
+}
+
+template <class T>
+Matrix<T> data(int rows, int cols, std::uint64_t seed) {
+    return MatrixSpec::random(seed).materialize<T>(rows, cols);
+}
+
+template <class T>
+Matrix<T> aliBias(int n, double slope, bool causal) {
+    Matrix<T> b(n, n);
+    for (int s = 0; s < n; ++s)
+        for (int t = 0; t < n; ++t)
+            b(s, t) = T(-slope * (causal ? s - t : std::abs(s - t)));
+    return b;
+}
+
+// Largest |fused - reference| relative to the largest |reference| (at least 1).
+template <class T>
+double fusedError(MixerSpec::Kind kind, const MaskSpec& mask, int n, KernelTiles tiles, bool alibi,
+                  std::vector<int>* masked = nullptr) {
+    MixerSpec mixer;
+    mixer.kind = kind;
+    const Matrix<T> q = data<T>(n, 8, 1), k = data<T>(n, 8, 2), v = data<T>(n, 6, 3);
+    const Matrix<T> bias = aliBias<T>(n, 0.25, false);
+    const HeadResult<T> ref =
+        attendHead<T>(mixer, q, k, v, alibi ? &bias : nullptr, buildMask(mask, n));
+    std::vector<HeadInputs<T>> heads{{&q, &k, &v, std::nullopt}};
+    if (alibi) heads[0].bias = DistanceBias{0.25, false};
+    const FusedResult<T> r = fusedAttention<T>(mixer, mask, heads, tiles);
+    if (masked) *masked = r.allMaskedRows;
+    if (r.allMaskedRows != ref.allMaskedRows) return 1e300;
+    const double scale = std::max(1.0, double(ref.output.cwiseAbs().maxCoeff()));
+    return double((r.outputs[0] - ref.output).cwiseAbs().maxCoeff()) / scale;
+}
+
+} // namespace
+
+class TestKernels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fusedEqualsReference_data() {
+        QTest::addColumn<MixerSpec::Kind>("kind");
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<bool>("alibi");
+        const std::pair<const char*, MixerSpec::Kind> kinds[] = {
+            {"softmax", MixerSpec::Kind::Softmax},
+            {"softmax_like", MixerSpec::Kind::SoftmaxLike},
+            {"raw", MixerSpec::Kind::Raw}};
+        for (int n : {37, 70})
+            for (const auto& [kname, kind] : kinds)
+                for (const auto& [mname, mask] : maskCatalogue(n))
+                    QTest::addRow("%s/%s/n=%d", kname, mname, n) << kind << mask << n << false;
+        for (const auto& [mname, mask] : maskCatalogue(45))
+            QTest::addRow("softmax/%s/alibi", mname)
+                << MixerSpec::Kind::Softmax << mask << 45 << true;
+    }
+    void fusedEqualsReference() {
+        QFETCH(MixerSpec::Kind, kind);
+        QFETCH(MaskSpec, mask);
+        QFETCH(int, n);
+        QFETCH(bool, alibi);
+        for (KernelTiles tiles : {KernelTiles{8, 16}, KernelTiles{13, 7}, KernelTiles{}}) {
+            QVERIFY2(fusedError<float>(kind, mask, n, tiles, alibi) < 2e-5, "float");
+            QVERIFY2(fusedError<double>(kind, mask, n, tiles, alibi) < 1e-12, "double");
+        }
+    }
+
+    void allMaskedRowsAreZero() {
+        std::vector<int> masked;
+        QVERIFY(fusedError<double>(MixerSpec::Kind::Softmax, MaskSpec::custom(customCells(20)), 20,
+                                   {8, 8}, false, &masked) < 1e-12);
+        QCOMPARE(masked, std::vector<int>{3});
+        QVERIFY(fusedError<float>(MixerSpec::Kind::Softmax, MaskSpec::none(), 9, {4, 4}, false,
+                                  &masked) == 0);
+        QCOMPARE(int(masked.size()), 9);
+    }
+
+    void refusesSsm() {
+        MixerSpec ssm;
+        ssm.kind = MixerSpec::Kind::Ssm;
+        const Eigen::MatrixXd x = data<double>(4, 2, 1);
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 fusedAttention<double>(ssm, MaskSpec::all(), {{&x, &x, &x, {}}}));
+    }
+
+    void classificationMatchesBruteForce_data() {
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::addColumn<int>("n");
+        for (int n : {1, 50, 64, 77})
+            for (const auto& [name, mask] : maskCatalogue(std::max(n, 12))) {
+                if (n < 12) continue;
+                QTest::addRow("%s/n=%d", name, n) << mask << n;
+            }
+        QTest::addRow("all/n=1") << MaskSpec::all() << 1;
+        QTest::addRow("dilated1") << MaskSpec::dilated(4, 1) << 40;
+        QTest::addRow("prefix0") << MaskSpec::prefix(0) << 30;
+        QTest::addRow("global_causal") << MaskSpec::global(5, MaskSpec::causal()) << 40;
+        QTest::addRow("or_of_partials")
+            << MaskSpec::either({MaskSpec::causal(), MaskSpec::negation(MaskSpec::causal())}) << 33;
+    }
+    void classificationMatchesBruteForce() {
+        QFETCH(MaskSpec, mask);
+        QFETCH(int, n);
+        const BoolMatrix cells = buildMask(mask, n);
+        for (auto [rt, ct] : {std::pair{8, 8}, {16, 5}, {7, 13}, {1, 1}, {64, 256}}) {
+            const BlockClassification fast = classifyBlocks(mask, n, rt, ct);
+            const BlockClassification brute = classifyBlocks(cells, rt, ct);
+            QCOMPARE(fast.tileRows, brute.tileRows);
+            QCOMPARE(fast.tileCols, brute.tileCols);
+            QVERIFY2(fast.kinds == brute.kinds, qPrintable(QString("tile %1x%2").arg(rt).arg(ct)));
+            QVERIFY(fast.boundedEntries() >= (long long)cells.count());
+            for (int i = 0; i < fast.tileRows; ++i)
+                for (int j = 0; j < fast.tileCols; ++j) {
+                    const int s0 = i * rt, t0 = j * ct;
+                    const int rows = std::min(rt, n - s0), cols = std::min(ct, n - t0);
+                    QVERIFY(
+                        (tileMask(mask, n, s0, rows, t0, cols) == cells.block(s0, t0, rows, cols))
+                            .all());
+                }
+        }
+    }
+
+    void windowCostFollowsAllowedEntries() {
+        // window(128) at n = 16384 with the kernel's tiles: a small fraction of the dense tiles.
+        const KernelTiles t;
+        const auto c = classifyBlocks(MaskSpec::window(128), 16384, t.queryBlock, t.keyBlock);
+        QVERIFY(double(c.boundedEntries()) < 0.05 * 16384.0 * 16384.0);
+        QVERIFY(c.count(TileKind::Empty) > 0.9 * double(c.kinds.size()));
+    }
+
+    void pooledMapKeepsPeaks() {
+        Eigen::MatrixXd map = (data<double>(1000, 997, 4).array().abs() * 0.1).matrix();
+        map(517, 3) = 5;
+        map(999, 996) = 4;
+        const Eigen::MatrixXd pooled = maxPool<double>(map, 100, 64);
+        QVERIFY(pooled.rows() <= 100 && pooled.cols() <= 64);
+        QCOMPARE(pooled(51, 0), 5.0);
+        QCOMPARE(pooled(pooled.rows() - 1, pooled.cols() - 1), 4.0);
+        const int bh = 10, bw = 16; // ceil(1000/100), ceil(997/64)
+        for (Eigen::Index i = 0; i < pooled.rows(); ++i)
+            for (Eigen::Index j = 0; j < pooled.cols(); ++j)
+                QCOMPARE(pooled(i, j),
+                         map.block(i * bh, j * bw, std::min<Eigen::Index>(bh, 1000 - i * bh),
+                                   std::min<Eigen::Index>(bw, 997 - j * bw))
+                             .maxCoeff());
+        QVERIFY(maxPool<double>(map, 2000, 2000) == map);
+    }
+
+    void pooledWeightsEqualPooledReference_data() {
+        QTest::addColumn<MixerSpec::Kind>("kind");
+        QTest::addColumn<MaskSpec>("mask");
+        QTest::addColumn<bool>("alibi");
+        const std::pair<const char*, MixerSpec::Kind> kinds[] = {
+            {"softmax", MixerSpec::Kind::Softmax},
+            {"softmax_like", MixerSpec::Kind::SoftmaxLike},
+            {"raw", MixerSpec::Kind::Raw}};
+        for (const auto& [kname, kind] : kinds)
+            for (const auto& [mname, mask] : maskCatalogue(300))
+                QTest::addRow("%s/%s", kname, mname) << kind << mask << false;
+        QTest::addRow("softmax/causal/alibi")
+            << MixerSpec::Kind::Softmax << MaskSpec::causal() << true;
+    }
+    void pooledWeightsEqualPooledReference() {
+        QFETCH(MixerSpec::Kind, kind);
+        QFETCH(MaskSpec, mask);
+        QFETCH(bool, alibi);
+        const int n = 300;
+        MixerSpec mixer;
+        mixer.kind = kind;
+        const Eigen::MatrixXd q = data<double>(n, 8, 1), k = data<double>(n, 8, 2);
+        const Eigen::MatrixXd bias = aliBias<double>(n, 0.25, false);
+        const Eigen::MatrixXd weights =
+            attendHead<double>(mixer, q, k, k, alibi ? &bias : nullptr, buildMask(mask, n)).weights;
+        HeadInputs<double> head{&q, &k, &k, std::nullopt};
+        if (alibi) head.bias = DistanceBias{0.25, false};
+        for (auto [h, w] : {std::pair{7, 11}, {300, 300}, {1, 1}, {64, 40}}) {
+            const Eigen::MatrixXd expected = maxPool<double>(weights, h, w);
+            const Eigen::MatrixXd pooled = pooledWeights<double>(mixer, mask, head, h, w);
+            QCOMPARE(pooled.rows(), expected.rows());
+            QCOMPARE(pooled.cols(), expected.cols());
+            const double scale = std::max(1.0, expected.cwiseAbs().maxCoeff());
+            QVERIFY2((pooled - expected).cwiseAbs().maxCoeff() < 1e-12 * scale,
+                     qPrintable(QString("%1 x %2").arg(h).arg(w)));
+        }
+    }
+
+    void modelWithoutMapsEqualsWithMaps_data() {
+        QTest::addColumn<int>("positional");
+        QTest::addRow("none") << int(PositionalSpec::Kind::None);
+        QTest::addRow("rope") << int(PositionalSpec::Kind::Rope);
+        QTest::addRow("alibi") << int(PositionalSpec::Kind::Alibi);
+    }
+    void modelWithoutMapsEqualsWithMaps() {
+        QFETCH(int, positional);
+        ModelSpec spec;
+        spec.positional.kind = PositionalSpec::Kind(positional);
+        LayerSpec layer;
+        layer.heads = 2;
+        layer.wq = MatrixSpec::random(5);
+        layer.wk = MatrixSpec::random(6);
+        layer.wv = MatrixSpec::random(7);
+        layer.mask = MaskSpec::causalWindow(7);
+        spec.layers = {layer, layer};
+        spec.layers[1].mask = MaskSpec::custom(customCells(41));
+        const Model<float> model(spec, 8);
+        const Eigen::MatrixXf x = data<float>(41, 8, 9);
+        const Trace<float> kept = model.forward(x, Maps::Keep),
+                           dropped = model.forward(x, Maps::Drop);
+        QVERIFY(dropped.layers[0].heads.empty());
+        QCOMPARE(dropped.warnings, kept.warnings);
+        QVERIFY((dropped.output - kept.output).cwiseAbs().maxCoeff() <
+                1e-5f * std::max(1.0f, kept.output.cwiseAbs().maxCoeff()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernels)
+#include "test_kernels.moc"
