@@ -3,13 +3,14 @@
 // skip it), partial or full, and the sparsity figures that follow.
 #pragma once
 
-#include "scalar.h"
+#include "kernels/block_classification.h"
 
 #include <vector>
 
 namespace attnlab {
 
-enum class TileState : unsigned char { Empty, Partial, Full };
+/// The same three states the fused kernel uses to skip and mask tiles.
+using TileState = kernels::TileKind;
 
 struct TileMap {
     int tile = 1;                  // tile edge in entries
@@ -31,8 +32,8 @@ struct TileMap {
     }
 };
 
-/// Classifies every tile of `mask` (tiles at the edges cover only the entries that exist).
-/// Throws InputError when tile < 1.
+/// Classifies every tile of the square `mask` with the kernel's classification (tiles at the
+/// edges cover only the entries that exist), and counts. Throws InputError when tile < 1.
 TileMap classifyTiles(const BoolMatrix& mask, int tile);
 
 } // namespace attnlab
