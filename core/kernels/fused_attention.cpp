@@ -73,12 +73,17 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         result.outputs.emplace_back(n, h.v->cols());
     BoolColumn seen = BoolColumn::Constant(n, false);
     const long blocks = grid.tileRows;
-    parallelFor(long(heads.size()) * blocks, [&](long task) {
-        const auto head = std::size_t(task / blocks);
-        const int block = int(blocks - 1 - task % blocks); // the longest causal rows first
-        attendQueryBlock<T>(job, heads[head], block, result.outputs[head],
-                            head == 0 ? &seen : nullptr);
-    });
+    const double work = double(heads.size()) * double(grid.boundedEntries()) *
+                        double(heads.front().q->cols() + heads.front().v->cols());
+    parallelFor(
+        long(heads.size()) * blocks,
+        [&](long task) {
+            const auto head = std::size_t(task / blocks);
+            const int block = int(blocks - 1 - task % blocks); // the longest causal rows first
+            attendQueryBlock<T>(job, heads[head], block, result.outputs[head],
+                                head == 0 ? &seen : nullptr);
+        },
+        work);
     for (int s = 0; s < n; ++s)
         if (!seen(s)) result.allMaskedRows.push_back(s);
     return result;

@@ -23,14 +23,20 @@ inline int availableThreads() {
 #endif
 }
 
-/// Calls body(i) for i in [0, count), dynamically scheduled across threads; no nesting.
+/// Below this many multiply-adds a loop runs serially: waking threads costs more than it saves
+/// (measured: a causality sweep at n = 256 took 1.2 s threaded, 0.15 s serial).
+inline constexpr double kParallelWork = 1 << 24;
+
+/// Calls body(i) for i in [0, count), dynamically scheduled across threads; no nesting. `work`
+/// estimates the loop's multiply-adds: a small loop stays on the calling thread.
 template <class Body>
-void parallelFor(long count, Body&& body) {
+void parallelFor(long count, Body&& body, double work = kParallelWork) {
+    const bool threaded = count > 1 && work >= kParallelWork;
     std::exception_ptr failure;
     std::mutex guard; // guards `failure`
     std::atomic<bool> stop = false;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) if (count > 1 && !omp_in_parallel())
+#pragma omp parallel for schedule(dynamic, 1) if (threaded && !omp_in_parallel())
 #endif
     for (long i = 0; i < count; ++i) {
         if (stop.load(std::memory_order_relaxed)) continue;
@@ -42,6 +48,7 @@ void parallelFor(long count, Body&& body) {
             stop = true;
         }
     }
+    (void)threaded;
     if (failure) std::rethrow_exception(failure);
 }
 
