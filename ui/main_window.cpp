@@ -140,6 +140,11 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
     compute_->waitForDone();
+    // The children are deleted after this body (the document's undo stack emits cleanChanged
+    // as it goes): no slot of this half-destroyed window may run then (found by UBSan).
+    for (QObject* sender : {static_cast<QObject*>(document_->undoStack()),
+                            static_cast<QObject*>(document_), static_cast<QObject*>(compute_)})
+        disconnect(sender, nullptr, this, nullptr);
 }
 
 void MainWindow::buildMenus() {
