@@ -16,6 +16,9 @@ namespace {
 
 constexpr long kMaxTokens = 1L << 16;
 constexpr long kMaxSeed = (1L << 53);
+// Deeper JSON is refused while parsing: the readers (nested masks), the writer and json's own
+// comparison recurse once per level, so a deep file would overflow the stack.
+constexpr int kMaxDepth = 64;
 
 // ---------- reading ----------
 
@@ -274,7 +277,11 @@ CheckSpec readCheck(const JsonReader& r) {
 Scenario parseScenario(std::string_view text) {
     json doc;
     try {
-        doc = json::parse(text);
+        doc = json::parse(text, [](int depth, json::parse_event_t, json&) {
+            if (depth > kMaxDepth)
+                throw InputError("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            return true;
+        });
     } catch (const json::exception& e) { // syntax errors, numbers out of range
         throw InputError(std::string("not valid JSON: ") + e.what());
     }

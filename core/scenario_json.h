@@ -1,7 +1,8 @@
 // Reading and writing scenario files (scenario-format.md, version 1). Reading is strict:
 // any unknown key, wrong type or shape, non-finite number, non-bijective permutation or
-// oversized input is refused with the JSON path named. Writing keeps every field in the form
-// it was given, so save → load gives the same scenario back.
+// oversized input is refused with the JSON path named, and JSON nested deeper than 64 levels is
+// refused outright. Writing keeps every field in the form it was given, so save → load gives the
+// same scenario back.
 #pragma once
 
 #include "scenario.h"

@@ -3,9 +3,12 @@
 # sudo), configures and builds into build/, then either runs the main job or the whole test suite.
 #
 #   bash scripts/attnlab.sh run [SCENARIO]  # build, then open the explorer (default scenario)
-#   bash scripts/attnlab.sh test   # build, then run every test (ctest)
+#   bash scripts/attnlab.sh test   # build, then run every test (ctest), then the same suite in an
+#                                  # ASan+UBSan build (build-asan/) and a short run of every fuzz
+#                                  # target (scripts/fuzz.sh, FUZZ_SECONDS each, default 20)
 #
-# Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags).
+# Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags),
+# ASAN_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 20).
 # The CUDA backend needs no package: it is built when the machine's CUDA toolkit (nvcc) is found.
 set -euo pipefail
 
@@ -22,6 +25,7 @@ packages=(
     libeigen3-dev nlohmann-json3-dev libgmp-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo # OpenCL backend, PoCL device
     xvfb xauth
+    clang libclang-rt-14-dev llvm # fuzz targets (libFuzzer), llvm-symbolizer for sanitizer traces
 )
 
 install_missing() {
@@ -46,6 +50,16 @@ cmake --build "$build" -j "$jobs"
 if [ "$mode" = test ]; then
     export QT_QPA_PLATFORM=offscreen
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    # The same suite under AddressSanitizer + UBSan (CUDA device code cannot be instrumented).
+    asan=${ASAN_BUILD_DIR:-$root/build-asan}
+    echo "== sanitizer build (ASan + UBSan) in $asan"
+    # shellcheck disable=SC2086
+    cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_SANITIZE=ON \
+        -DATTNLAB_CUDA=OFF ${CMAKE_ARGS:-}
+    cmake --build "$asan" -j "$jobs"
+    ctest --test-dir "$asan" --output-on-failure -j "$jobs"
+    echo "== short fuzz runs"
+    bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     exec "$build/app/attnlab" "${@:2}"
 else

@@ -178,7 +178,17 @@ bool MainWindow::offerRecovery(const std::function<bool(const QString&)>& accept
 }
 
 MainWindow::~MainWindow() {
+    compute_->blockSignals(true);
     compute_->waitForDone();
+    // The children are deleted after this body (the document's undo stack emits cleanChanged
+    // as it goes): no slot of this half-destroyed window may run then (found by UBSan).
+    for (QObject* sender : {static_cast<QObject*>(document_->undoStack()),
+                            static_cast<QObject*>(document_), static_cast<QObject*>(compute_)})
+        disconnect(sender, nullptr, this, nullptr);
+    // An open cell editor commits when its widget closes: the editors go first, while the
+    // document they write to still exists, and nothing they emit reaches anyone.
+    document_->blockSignals(true);
+    delete takeCentralWidget();
 }
 
 void MainWindow::buildMenus() {

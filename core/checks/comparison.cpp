@@ -30,8 +30,13 @@ long ulpDistance(T a, T b) {
         return i < 0 ? std::int64_t(std::numeric_limits<Bits>::min()) - std::int64_t(i)
                      : std::int64_t(i);
     };
+    // Far apart across zero the difference exceeds int64 (it is below 2^64): unsigned, then
+    // capped, so the distance of two doubles of opposite sign is large, not undefined.
     const std::int64_t da = ordered(a), db = ordered(b);
-    return long(da > db ? da - db : db - da);
+    const std::uint64_t distance =
+        da > db ? std::uint64_t(da) - std::uint64_t(db) : std::uint64_t(db) - std::uint64_t(da);
+    constexpr auto most = std::uint64_t(std::numeric_limits<long>::max());
+    return long(distance > most ? most : distance);
 }
 
 template <class T>

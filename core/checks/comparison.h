@@ -40,7 +40,8 @@ struct ListDeviation {
 template <class T>
 ListDeviation<T> compareLists(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b);
 
-/// How far apart a and b are in units in the last place (0 when equal; float and double only).
+/// How far apart a and b are in units in the last place (0 when equal; float and double only;
+/// capped at the largest long for doubles of opposite sign far from zero).
 template <class T>
 long ulpDistance(T a, T b);
 

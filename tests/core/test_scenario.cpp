@@ -171,6 +171,47 @@ private slots:
             "tokens": [[NaN]], "layers": [{}]})j"));
     }
 
+    // Found by review for fuzz_mask: the readers recurse once per level (and each level copies
+    // its JSON path), so a mask nested 50,000 deep overflowed the stack instead of being refused.
+    void deepNestingIsRefused_data() {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("open");
+        QTest::addColumn<QString>("inner");
+        QTest::addColumn<QString>("close");
+        QTest::newRow("mask") << "\"layers\": [{\"mask\": "
+                              << "{\"not\": "
+                              << "{\"kind\": \"causal\"}"
+                              << "}";
+        QTest::newRow("check parameter")
+            << "\"layers\": [{}], \"checks\": [{\"name\": \"row-sums\", \"x\": "
+            << "["
+            << "1"
+            << "]";
+    }
+    void deepNestingIsRefused() {
+        QFETCH(QString, field);
+        QFETCH(QString, open);
+        QFETCH(QString, inner);
+        QFETCH(QString, close);
+        const QString text = "{\"format\": \"attnlab-scenario\", \"version\": 1, "
+                             "\"tokens\": [[1], [2]], " +
+                             field + open.repeated(50000) + inner + close.repeated(50000) + "}]}";
+        try {
+            (void)parseScenario(text.toStdString());
+            QFAIL("the scenario was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("nested deeper than 64 levels"), e.what());
+        }
+        QString shallow = text; // 20 levels are read (and judged on their content)
+        shallow.replace(open.repeated(50000), open.repeated(20));
+        shallow.replace(close.repeated(50000), close.repeated(20));
+        try {
+            (void)parseScenario(shallow.toStdString());
+        } catch (const InputError& e) {
+            QVERIFY2(!QString(e.what()).contains("nested"), e.what());
+        }
+    }
+
     void missingFileAndUnknownPresetNameThemselves() {
         try {
             (void)loadScenario("/nonexistent/x.json");

@@ -1,0 +1,33 @@
+# Reliability builds (README, Reliability). Both are off by default and meant for their own
+# build directories:
+#   ATTNLAB_SANITIZE  AddressSanitizer + UndefinedBehaviorSanitizer on every C++ target (not CUDA
+#                     device code); UB is fatal so a test that hits it fails. The tests then run
+#                     with sanitizers/lsan.supp (leaks inside Qt, fontconfig and PoCL).
+#   ATTNLAB_FUZZ      libFuzzer targets in fuzz/ (clang only); build the core alone with it
+#                     (-DATTNLAB_BUILD_UI=OFF -DATTNLAB_BUILD_TESTS=OFF, backends off).
+option(ATTNLAB_SANITIZE "Build everything with -fsanitize=address,undefined" OFF)
+option(ATTNLAB_FUZZ "Build the libFuzzer targets in fuzz/ (clang)" OFF)
+
+if(ATTNLAB_SANITIZE)
+  # -O1 (after the build type's -O3, so it wins): what the sanitizer manuals recommend, and it
+  # halves the compile time of the template-heavy core.
+  set(ATTNLAB_SANITIZE_FLAGS -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                             -fno-omit-frame-pointer)
+  add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${ATTNLAB_SANITIZE_FLAGS}>")
+  add_link_options(-fsanitize=address,undefined)
+  message(STATUS "AttnLab sanitizers: address, undefined (UB is fatal)")
+endif()
+
+if(ATTNLAB_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "ATTNLAB_FUZZ needs clang (libFuzzer): -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  if(ATTNLAB_SANITIZE)
+    message(FATAL_ERROR "ATTNLAB_FUZZ brings its own sanitizers: leave ATTNLAB_SANITIZE off")
+  endif()
+  # The library code gets the coverage instrumentation and sanitizers; fuzz/ links the driver.
+  add_compile_options(-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined
+                      -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+  message(STATUS "AttnLab fuzz targets: ON (${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION})")
+endif()
