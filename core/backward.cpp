@@ -30,22 +30,6 @@ struct LayerCache {
     T scale = T(1);
 };
 
-// Rotates one head block back: the transpose of applyRope's rotation, with the same angles.
-template <class T>
-void ropeTranspose(Matrix<T>& x, long offset, double base) {
-    using Ops = ScalarOps<T>;
-    const auto p = x.cols();
-    for (Eigen::Index i = 0; i < x.rows(); ++i)
-        for (Eigen::Index k = 0; 2 * k + 1 < p; ++k) {
-            const double theta = std::pow(base, -2.0 * double(k) / double(p));
-            const T phi = Ops::fromDouble(double(i + offset) * theta);
-            const T c = Ops::cos(phi, "positional rope"), s = Ops::sin(phi, "positional rope");
-            const T a = x(i, 2 * k), b = x(i, 2 * k + 1);
-            x(i, 2 * k) = a * c + b * s;
-            x(i, 2 * k + 1) = b * c - a * s;
-        }
-}
-
 // The normaliser Σ_allowed (1 + relu(S)) of a softmax_like row.
 template <class T>
 T softmaxLikeTotal(const Matrix<T>& scores, const BoolMatrix& mask, Eigen::Index s) {
@@ -203,8 +187,8 @@ Matrix<T> layerBackward(const Model<T>& model, std::size_t index, const LayerCac
             dkh = cache.scale * (dS.transpose() * hc.q);
         }
         if (pos.kind == PositionalSpec::Kind::Rope) {
-            ropeTranspose(dqh, offset, pos.base);
-            ropeTranspose(dkh, offset, pos.base);
+            applyRope(dqh, offset, pos.base, true);
+            applyRope(dkh, offset, pos.base, true);
         }
         dq.middleCols(head * p, p) = dqh;
         dk.middleCols(head * p, p) = dkh;

@@ -135,14 +135,16 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d) {
 }
 
 template <class T>
-void applyRope(Matrix<T>& x, long offset, double base) {
+void applyRope(Matrix<T>& x, long offset, double base, bool transpose) {
     using Ops = ScalarOps<T>;
     const auto p = x.cols();
     for (Eigen::Index i = 0; i < x.rows(); ++i)
         for (Eigen::Index k = 0; 2 * k + 1 < p; ++k) {
             const double theta = std::pow(base, -2.0 * double(k) / double(p));
             const T phi = Ops::fromDouble(double(i + offset) * theta);
-            const T c = Ops::cos(phi, "positional rope"), s = Ops::sin(phi, "positional rope");
+            const T c = Ops::cos(phi, "positional rope");
+            const T s =
+                transpose ? T(-Ops::sin(phi, "positional rope")) : Ops::sin(phi, "positional rope");
             const T a = x(i, 2 * k), b = x(i, 2 * k + 1);
             x(i, 2 * k) = a * c - b * s;
             x(i, 2 * k + 1) = a * s + b * c;
@@ -166,7 +168,7 @@ Matrix<T> alibiBias(const PositionalSpec& spec, int n, int head, int heads) {
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template Matrix<T> absolutePositions<T>(const PositionalSpec&, int, int);                      \
-    template void applyRope<T>(Matrix<T>&, long, double);                                          \
+    template void applyRope<T>(Matrix<T>&, long, double, bool);                                    \
     template T alibiSlope<T>(const PositionalSpec&, int, int);                                     \
     template Matrix<T> alibiBias<T>(const PositionalSpec&, int, int, int);
 ATTNLAB_INSTANTIATE(float)

@@ -43,9 +43,10 @@ template <class T>
 Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d);
 
 /// Rotates each consecutive coordinate pair of every row i of `x` (one head's Q or K block)
-/// by the angle (i + offset)·base^(-2k/p); an odd last coordinate stays.
+/// by the angle (i + offset)·base^(-2k/p); an odd last coordinate stays. `transpose` applies the
+/// transposed rotation (by minus the angle), as the reverse pass needs.
 template <class T>
-void applyRope(Matrix<T>& x, long offset, double base);
+void applyRope(Matrix<T>& x, long offset, double base, bool transpose = false);
 
 /// The ALiBi slope m of head `head` (0-based) out of `heads`: the given one, else 2^(-8k/h).
 template <class T>
