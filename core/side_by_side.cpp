@@ -2,6 +2,7 @@
 #include "side_by_side.h"
 
 #include "error.h"
+#include "kernels/pooled_map.h"
 #include "model.h"
 #include "precision_dispatch.h"
 #include "resource_limits.h"
@@ -21,30 +22,19 @@ std::string ViewMatrix::text(Eigen::Index row, Eigen::Index col) const {
 
 namespace {
 
-/// Each cell keeps the entry of largest magnitude in its block, so peaks survive pooling. One
-/// pass over the source in storage order, converting entry by entry (no full-size copy).
+/// Each cell keeps the entry of largest magnitude in its block, so peaks of either sign survive
+/// pooling. Exact maps are pooled from their float64 values.
 template <class T>
 ViewMatrix pooled(const Matrix<T>& m) {
     ViewMatrix v;
     v.rowBlock = int((m.rows() + kViewLimit - 1) / kViewLimit);
     v.colBlock = int((m.cols() + kViewLimit - 1) / kViewLimit);
-    const Eigen::Index rows = (m.rows() + v.rowBlock - 1) / v.rowBlock;
-    const Eigen::Index cols = (m.cols() + v.colBlock - 1) / v.colBlock;
-    v.values = Eigen::MatrixXd::Zero(rows, cols);
-    Eigen::MatrixXd largest = Eigen::MatrixXd::Constant(rows, cols, -1.0);
-    for (Eigen::Index j = 0; j < m.cols(); ++j) {
-        const Eigen::Index bj = j / v.colBlock;
-        for (Eigen::Index bi = 0, i = 0; bi < rows; ++bi) {
-            const Eigen::Index end = std::min<Eigen::Index>(i + v.rowBlock, m.rows());
-            for (; i < end; ++i) {
-                const double x = ScalarOps<T>::toDouble(m(i, j)), a = std::abs(x);
-                if (a > largest(bi, bj)) {
-                    largest(bi, bj) = a;
-                    v.values(bi, bj) = x;
-                }
-            }
-        }
-    }
+    if constexpr (ScalarOps<T>::exact)
+        v.values = kernels::maxPool<double>(toDoubleMatrix(m), kViewLimit, kViewLimit,
+                                            kernels::PoolBy::Magnitude);
+    else
+        v.values = toDoubleMatrix(
+            kernels::maxPool<T>(m, kViewLimit, kViewLimit, kernels::PoolBy::Magnitude));
     return v;
 }
 

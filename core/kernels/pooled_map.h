@@ -7,11 +7,19 @@
 
 namespace attnlab::kernels {
 
-/// The map pooled to at most maxRows x maxCols cells: cell (i, j) is the largest entry of the
-/// block of ceil(rows/maxRows) x ceil(cols/maxCols) entries it covers (ragged last blocks).
-/// A map already small enough comes back unchanged. InputError when a limit is below 1.
+/// What a pooled cell keeps of the block it covers.
+enum class PoolBy {
+    Largest,   // the largest entry (weights)
+    Magnitude, // the entry of largest |value|, with its sign (scores, differences); on a tie, the
+               // positive one
+};
+
+/// The map pooled to at most maxRows x maxCols cells: cell (i, j) is the largest entry (or the
+/// entry of largest magnitude) of the block of ceil(rows/maxRows) x ceil(cols/maxCols) entries it
+/// covers (ragged last blocks). Streams each column once; column strips spread over the CPU
+/// threads. A map already small enough comes back unchanged. InputError when a limit is below 1.
 template <class T>
-Matrix<T> maxPool(const Matrix<T>& map, int maxRows, int maxCols);
+Matrix<T> maxPool(const Matrix<T>& map, int maxRows, int maxCols, PoolBy by = PoolBy::Largest);
 
 /// One head's attention weights (as attendHead's `weights`) max-pooled to at most
 /// maxRows x maxCols cells like maxPool, computed tile by tile from Q and K in two passes (row

@@ -194,6 +194,31 @@ private slots:
         QVERIFY(maxPool<double>(map, 2000, 2000) == map);
     }
 
+    void magnitudePoolingKeepsSignedPeaks() {
+        // Differences and scores have peaks of both signs: a cell keeps its entry of largest
+        // |value| with the sign, whichever way the block is ragged; a tie goes to the positive.
+        Eigen::MatrixXf map = data<float>(1031, 2050, 7) * 0.1f;
+        map(1030, 5) = -9;    // in the ragged last row block
+        map(3, 2049) = 8;     // in the ragged last column block
+        map(100, 100) = -7;
+        map(101, 101) = 7;    // same 2 x 3 block as (100, 100)
+        const Eigen::MatrixXf pooled = maxPool<float>(map, 1024, 1024, PoolBy::Magnitude);
+        const int bh = 2, bw = 3; // ceil(1031/1024), ceil(2050/1024)
+        QCOMPARE(pooled.rows(), 516);
+        QCOMPARE(pooled.cols(), 684);
+        QCOMPARE(pooled(515, 1), -9.0f);
+        QCOMPARE(pooled(1, 683), 8.0f);
+        QCOMPARE(pooled(50, 33), 7.0f);
+        for (Eigen::Index i = 0; i < pooled.rows(); ++i)
+            for (Eigen::Index j = 0; j < pooled.cols(); ++j) {
+                const auto block =
+                    map.block(i * bh, j * bw, std::min<Eigen::Index>(bh, 1031 - i * bh),
+                              std::min<Eigen::Index>(bw, 2050 - j * bw));
+                QCOMPARE(std::abs(pooled(i, j)), block.cwiseAbs().maxCoeff());
+                QVERIFY((block.array() == pooled(i, j)).any());
+            }
+    }
+
     void pooledWeightsEqualPooledReference_data() {
         QTest::addColumn<MixerSpec::Kind>("kind");
         QTest::addColumn<MaskSpec>("mask");
