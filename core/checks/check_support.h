@@ -2,8 +2,10 @@
 // depth behind tolerances, parameter reading, and filling a report from a deviation.
 #pragma once
 
+#include "backend/registry.h"
 #include "checks/comparison.h"
 #include "checks/property_check.h"
+#include "kernels/parallel.h"
 #include "model.h"
 
 #include <algorithm>
@@ -12,17 +14,47 @@
 
 namespace attnlab {
 
+/// Throws CancelledError when the request was cancelled.
+void pollCancel(const CheckRequest& request);
+
+/// Calls body(i) for i in [0, count), independent items of about `work` multiply-adds in all,
+/// spread over the CPU threads (serially when small), each polling for cancellation first.
+/// Bodies must write disjoint results; the first exception is rethrown here.
+template <class Body>
+void forEachItem(const CheckRequest& request, long count, double work, Body&& body) {
+    kernels::parallelFor(
+        count,
+        [&](long i) {
+            pollCancel(request);
+            body(i);
+        },
+        work);
+}
+
 template <class T>
 struct CheckSetup {
     Model<T> model;
     Matrix<T> tokens;
     long depth; // accumulation length behind the float tolerance: (n + width) per layer
+    BackendChoice backend;
 
     explicit CheckSetup(const Scenario& s)
         : model(s.model, s.d(), s.backend), tokens(s.tokens.materialize<T>()),
-          depth(long(s.n() + s.d()) * long(s.model.layers.size())) {}
+          depth(long(s.n() + s.d()) * long(s.model.layers.size())), backend(s.backend) {}
 
     Matrix<T> output(const Matrix<T>& x) const { return model.forward(x, Maps::Drop).output; }
+
+    /// forEachItem over `count` independent forwards of the model; serial when the model computes
+    /// on a device (driven from one thread).
+    template <class Body>
+    void forEachForward(const CheckRequest& request, long count, Body&& body) const {
+        forEachItem(request, count, computesOnCpu(backend) ? double(count) * forwardWork() : 0.0,
+                    std::forward<Body>(body));
+    }
+    /// About how many multiply-adds one forward of the tokens costs.
+    double forwardWork() const {
+        return double(tokens.rows()) * double(tokens.cols()) * double(depth);
+    }
 };
 
 /// Reads an integer parameter (default `fallback`), refusing values outside [lo, hi].
@@ -30,8 +62,6 @@ long integerParam(const CheckRequest& request, const std::string& key, long fall
                   long hi);
 /// Throws InputError when the request has parameters other than `allowed`.
 void expectParams(const CheckRequest& request, std::initializer_list<std::string_view> allowed);
-/// Throws CancelledError when the request was cancelled.
-void pollCancel(const CheckRequest& request);
 
 /// Sets verdict, exactness, deviation, tolerance and rule from `d` (fails when d.largest > tol).
 template <class T>

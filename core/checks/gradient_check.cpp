@@ -71,7 +71,7 @@ struct Worst {
 struct FiniteDifferences {
     const Model<double>& model;
     const Eigen::MatrixXd& x;
-    const std::function<void()>& poll;
+    const CheckRequest& request;
     bool kinks = false; // whether the model has ReLU-type arguments at all
     long compared = 0, skipped = 0;
 
@@ -91,7 +91,7 @@ struct FiniteDifferences {
         BoolMatrix used = BoolMatrix::Constant(x.rows(), x.cols(), false);
         for (Eigen::Index r = 0; r < x.rows(); ++r)
             for (Eigen::Index c = 0; c < x.cols(); ++c) {
-                poll();
+                pollCancel(request);
                 Eigen::MatrixXd plus = x, minus = x;
                 const double h = kStep * std::max(1.0, std::abs(x(r, c)));
                 plus(r, c) += h;
@@ -128,28 +128,39 @@ struct FiniteDifferences {
 
     void directions(const std::vector<Eigen::MatrixXd>& deltas,
                     const std::vector<Eigen::MatrixXd>& dirs,
-                    const std::vector<Eigen::MatrixXd>& grads, Worst& worst) {
+                    const std::vector<Eigen::MatrixXd>& grads, double sampleWork, Worst& worst) {
         const std::vector<bool> atX = pattern(x);
-        for (std::size_t s = 0; s < deltas.size(); ++s) {
-            poll();
+        struct Sample {
+            bool compared = false, skipped = false;
+            double fd = 0, viaVjp = 0, scale = 0;
+        };
+        std::vector<Sample> found(deltas.size());
+        forEachItem(request, long(deltas.size()), sampleWork * double(deltas.size()), [&](long i) {
+            const auto s = std::size_t(i);
             const double size = dirs[s].cwiseAbs().maxCoeff();
-            if (size == 0) continue;
+            if (size == 0) return;
             const double t = kStep * std::max(1.0, x.cwiseAbs().maxCoeff()) / size;
             const Eigen::MatrixXd plus = x + t * dirs[s], minus = x - t * dirs[s];
             if (pattern(plus) != atX || pattern(minus) != atX) {
-                ++skipped;
-                continue;
+                found[s].skipped = true;
+                return;
             }
-            const double fd = (value(plus) - value(minus)).cwiseProduct(deltas[s]).sum() / (2 * t);
-            const double viaVjp = dirs[s].cwiseProduct(grads[s]).sum();
-            const double scale =
-                std::max(dirs[s].cwiseAbs().cwiseProduct(grads[s].cwiseAbs()).sum(), std::abs(fd));
-            worst.offer(scale > 0 ? std::abs(fd - viaVjp) / scale : 0.0,
+            found[s].compared = true;
+            found[s].fd = (value(plus) - value(minus)).cwiseProduct(deltas[s]).sum() / (2 * t);
+            found[s].viaVjp = dirs[s].cwiseProduct(grads[s]).sum();
+            found[s].scale = std::max(dirs[s].cwiseAbs().cwiseProduct(grads[s].cwiseAbs()).sum(),
+                                      std::abs(found[s].fd));
+        });
+        for (std::size_t s = 0; s < found.size(); ++s) {
+            const Sample& f = found[s];
+            skipped += f.skipped;
+            if (!f.compared) continue;
+            worst.offer(f.scale > 0 ? std::abs(f.fd - f.viaVjp) / f.scale : 0.0,
                         {{"against", "finite differences"},
                          {"sample", s},
                          {"direction", "u of this sample"},
-                         {"vjp", viaVjp},
-                         {"finite_difference", fd}});
+                         {"vjp", f.viaVjp},
+                         {"finite_difference", f.fd}});
             ++compared;
         }
     }
@@ -161,7 +172,6 @@ template <class T>
 PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) const {
     constexpr bool exact = ScalarOps<T>::exact;
     const Scenario& scenario = request.scenario;
-    const std::function<void()> poll = [&] { pollCancel(request); };
     const Matrix<T> tokens = scenario.tokens.materialize<T>();
     const Model<T> model(scenario.model, scenario.d());
     const auto n = tokens.rows(), d = tokens.cols();
@@ -179,39 +189,47 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         };
 
     SplitMix64 rng(request.seed);
-    std::vector<Matrix<T>> deltas, dirs, grads;
-    std::vector<T> lhsDots, identityScales;
+    std::vector<Matrix<T>> deltas, dirs;
     for (int s = 0; s < samples; ++s) {
         deltas.push_back(drawMatrix<T>(rng, n, model.outputWidth()));
         dirs.push_back(drawMatrix<T>(rng, n, d));
     }
+    // About what one sample's passes cost (a forward, a reverse pass, a JVP, in T and float64).
+    const double sampleWork = 6.0 * double(n) * double(n + d) * double(d) *
+                              double(std::max<std::size_t>(1, model.layerCount()));
 
-    // The identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ in T, relative to Σ|J·u|·|δ| and Σ|u|·|Jᵀδ|.
-    T identityWorst = T(0);
-    nlohmann::json identityWitness;
-    nlohmann::json perSample = nlohmann::json::array();
-    for (int s = 0; s < samples; ++s) {
-        poll();
-        grads.push_back(reverse(model, tokens, deltas[std::size_t(s)]));
-        const Matrix<T>& g = grads.back();
+    // The identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ in T, relative to Σ|J·u|·|δ| and Σ|u|·|Jᵀδ|; the samples
+    // run in parallel, each writing its own entries.
+    const auto count = std::size_t(samples);
+    std::vector<Matrix<T>> grads(count);
+    std::vector<T> lhsDots(count), rhsDots(count), identityScales(count), relative(count);
+    forEachItem(request, samples, sampleWork * samples, [&](long sample) {
+        const auto s = std::size_t(sample);
+        grads[s] = reverse(model, tokens, deltas[s]);
+        const Matrix<T>& g = grads[s];
         if (g.rows() != n || g.cols() != d)
             throw InputError("gradient: the reverse pass returned a " + std::to_string(g.rows()) +
                              " x " + std::to_string(g.cols()) + " matrix, expected " +
                              std::to_string(n) + " x " + std::to_string(d));
-        const Matrix<T> ju = jvp(model, tokens, dirs[std::size_t(s)]);
-        const T lhs = dot(ju, deltas[std::size_t(s)]), rhs = dot(dirs[std::size_t(s)], g);
-        const T scale =
-            std::max<T>(absDot(ju, deltas[std::size_t(s)]), absDot(dirs[std::size_t(s)], g));
-        const T rel = scale > T(0) ? T(absolute<T>(T(lhs - rhs)) / scale) : T(0);
-        lhsDots.push_back(lhs);
-        identityScales.push_back(scale);
-        perSample.push_back({{"jvp_identity", scalarJson<T>(rel)}});
-        if (identityWitness.is_null() || rel > identityWorst) {
-            identityWorst = rel;
+        const Matrix<T> ju = jvp(model, tokens, dirs[s]);
+        lhsDots[s] = dot(ju, deltas[s]);
+        rhsDots[s] = dot(dirs[s], g);
+        identityScales[s] = std::max<T>(absDot(ju, deltas[s]), absDot(dirs[s], g));
+        relative[s] = identityScales[s] > T(0)
+                          ? T(absolute<T>(T(lhsDots[s] - rhsDots[s])) / identityScales[s])
+                          : T(0);
+    });
+    T identityWorst = T(0);
+    nlohmann::json identityWitness;
+    nlohmann::json perSample = nlohmann::json::array();
+    for (std::size_t s = 0; s < count; ++s) {
+        perSample.push_back({{"jvp_identity", scalarJson<T>(relative[s])}});
+        if (identityWitness.is_null() || relative[s] > identityWorst) {
+            identityWorst = relative[s];
             identityWitness = {{"against", "forward-mode JVP"},
                                {"sample", s},
-                               {"jvp_dot", scalarJson<T>(lhs)},
-                               {"vjp_dot", scalarJson<T>(rhs)}};
+                               {"jvp_dot", scalarJson<T>(lhsDots[s])},
+                               {"vjp_dot", scalarJson<T>(rhsDots[s])}};
         }
     }
 
@@ -251,7 +269,7 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
             dirsD.push_back(toDoubleMatrix(dirs[std::size_t(s)]));
             gradsD.push_back(toDoubleMatrix(grads[std::size_t(s)]));
         }
-        FiniteDifferences fd{reference, x, poll};
+        FiniteDifferences fd{reference, x, request};
         for (const LayerSpec& layer : scenario.model.layers)
             fd.kinks = fd.kinks || layer.ffn || layer.mixer.kind == MixerSpec::Kind::SoftmaxLike;
         Worst worst;
@@ -259,7 +277,7 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         if (everyEntry)
             fd.everyEntry(deltasD, gradsD, worst);
         else
-            fd.directions(deltasD, dirsD, gradsD, worst);
+            fd.directions(deltasD, dirsD, gradsD, sampleWork, worst);
         fdWorst = worst.error;
         fdWitness = worst.witness;
         skipped = fd.skipped;
@@ -274,21 +292,23 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         // real ones in float32 and in float64 (relative to the same scales as the comparisons).
         double rounding = 0;
         if constexpr (std::is_same_v<T, float>) {
-            for (std::size_t s = 0; s < std::size_t(samples); ++s) {
-                poll();
+            std::vector<double> perSampleRounding(count, 0.0);
+            forEachItem(request, samples, sampleWork * samples, [&](long sample) {
+                const auto s = std::size_t(sample);
                 const Eigen::MatrixXd low =
                     vjpUnderTestIsReal ? gradsD[s] : toDoubleMatrix(vjp(model, tokens, deltas[s]));
                 const Eigen::MatrixXd high = vjp(reference, x, deltasD[s]);
                 const double size = high.cwiseAbs().maxCoeff();
-                if (size > 0)
-                    rounding = std::max(rounding, (low - high).cwiseAbs().maxCoeff() / size);
+                double& r = perSampleRounding[s];
+                if (size > 0) r = (low - high).cwiseAbs().maxCoeff() / size;
                 const double lhsHigh = jvp(reference, x, dirsD[s]).cwiseProduct(deltasD[s]).sum();
                 const double lhsError = std::abs(double(lhsDots[s]) - lhsHigh);
                 const double rhsError = std::abs(dirsD[s].cwiseProduct(low - high).sum());
                 if (identityScales[s] > 0)
-                    rounding =
-                        std::max(rounding, (lhsError + rhsError) / double(identityScales[s]));
-            }
+                    r = std::max(r, (lhsError + rhsError) / double(identityScales[s]));
+            });
+            for (double r : perSampleRounding)
+                rounding = std::max(rounding, r);
             report.checked["float32_rounding"] = rounding;
         }
         const double unit = std::numeric_limits<T>::epsilon() / 2;

@@ -57,14 +57,19 @@ public:
             Deviation<T> worst;
             nlohmann::json perSize = nlohmann::json::array();
             std::optional<int> worstSize;
-            for (int b : sizes) {
-                pollCancel(request);
+            std::vector<Deviation<T>> deviations(sizes.size());
+            base.forEachForward(request, long(sizes.size()), [&](long i) {
                 Scenario tiled = reference;
                 for (LayerSpec& l : tiled.model.layers)
                     if ((l.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise_)
-                        (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = b;
+                        (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = sizes[std::size_t(i)];
                 const CheckSetup<T> setup(tiled);
-                const Deviation<T> d = compareMatrices<T>(setup.output(setup.tokens), expected);
+                deviations[std::size_t(i)] =
+                    compareMatrices<T>(setup.output(setup.tokens), expected);
+            });
+            for (std::size_t i = 0; i < sizes.size(); ++i) {
+                const int b = sizes[i];
+                const Deviation<T>& d = deviations[i];
                 perSize.push_back({{key, b},
                                    {"ragged", s.n() % b != 0},
                                    {"deviation", scalarJson<T>(d.largest)}});

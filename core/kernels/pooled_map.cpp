@@ -132,7 +132,7 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
 }
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
-    template Matrix<T> maxPool<T>(const Matrix<T>&, int, int, PoolBy);                                   \
+    template Matrix<T> maxPool<T>(const Matrix<T>&, int, int, PoolBy);                             \
     template Matrix<T> pooledWeights<T>(const MixerSpec&, const MaskSpec&, const HeadInputs<T>&,   \
                                         int, int);
 ATTNLAB_INSTANTIATE(float)

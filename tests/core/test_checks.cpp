@@ -6,6 +6,10 @@
 
 #include <QtTest>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 using namespace attnlab;
 using nlohmann::json;
 
@@ -149,6 +153,51 @@ private slots:
         if (!holds)
             QVERIFY(r.witness["input_token"].get<int>() > r.witness["output_row"].get<int>());
         QCOMPARE(r.checked["blocked_weights_nonzero"], json(0));
+    }
+
+    void sweepsReportTheSameOnOneThreadAndOnTwo_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("property");
+        QTest::newRow("causal: holds") << "causal-model"
+                                       << "causality";
+        QTest::newRow("window: fails, witness") << "sliding-window"
+                                                << "causality";
+        QTest::newRow("window: locality") << "sliding-window"
+                                          << "locality";
+        QTest::newRow("tiling") << "flash-tiling-float32"
+                                << "tiling";
+        QTest::newRow("gradient") << "flash-tiling-float32"
+                                  << "gradient";
+    }
+    void sweepsReportTheSameOnOneThreadAndOnTwo() {
+        // At n = 512 each of these sweeps is above kernels::kParallelWork, so its forwards are
+        // spread over the threads; each writes its own results, merged in order, so the report
+        // must not depend on the thread count.
+#ifndef _OPENMP
+        QSKIP("built without OpenMP: every sweep is serial");
+#else
+        QFETCH(QString, preset);
+        QFETCH(QString, property);
+        Scenario s = loadScenario("builtin:" + preset.toStdString());
+        s.tokens = TokenSpec::random(512, s.d(), 11);
+        if (s.precision == Precision::Exact)
+            s.precision = Precision::Float64; // seconds, not minutes
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
+        const json serial = reportJson(check(s, property.toStdString()));
+        omp_set_num_threads(2);
+        const json threaded = reportJson(check(s, property.toStdString()));
+        omp_set_num_threads(threads);
+        QCOMPARE(threaded.dump(), serial.dump());
+        if (property == "causality") {
+            QCOMPARE(serial["checked"]["perturbed_suffixes"], json(511));
+            if (preset == "sliding-window") { // the witness pair names a later token
+                QVERIFY(serial["witness"]["input_token"].get<int>() >
+                        serial["witness"]["output_row"].get<int>());
+                QCOMPARE(serial["details"]["dependency_map"].size(), std::size_t(512));
+            }
+        }
+#endif
     }
 
     void logitSymmetry() {

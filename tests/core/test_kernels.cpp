@@ -198,10 +198,10 @@ private slots:
         // Differences and scores have peaks of both signs: a cell keeps its entry of largest
         // |value| with the sign, whichever way the block is ragged; a tie goes to the positive.
         Eigen::MatrixXf map = data<float>(1031, 2050, 7) * 0.1f;
-        map(1030, 5) = -9;    // in the ragged last row block
-        map(3, 2049) = 8;     // in the ragged last column block
+        map(1030, 5) = -9; // in the ragged last row block
+        map(3, 2049) = 8;  // in the ragged last column block
         map(100, 100) = -7;
-        map(101, 101) = 7;    // same 2 x 3 block as (100, 100)
+        map(101, 101) = 7; // same 2 x 3 block as (100, 100)
         const Eigen::MatrixXf pooled = maxPool<float>(map, 1024, 1024, PoolBy::Magnitude);
         const int bh = 2, bw = 3; // ceil(1031/1024), ceil(2050/1024)
         QCOMPARE(pooled.rows(), 516);
