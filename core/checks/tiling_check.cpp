@@ -45,13 +45,19 @@ public:
         std::vector<int> sizes = defaultSizes(s.n());
         if (request.params.contains(key)) sizes = {int(integerParam(request, key, 1, 1, s.n()))};
         return withScalar(s.precision, [&]<class T>() {
-            // The reference: every layer untiled and recurrent.
-            Scenario reference = s;
-            for (LayerSpec& l : reference.model.layers)
-                (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = 0;
-            const CheckSetup<T> base(reference);
+            // The scenario's model with the layers under study at size b; 0: the reference,
+            // every layer untiled and recurrent. Models only: the tokens are materialised once.
+            const auto modelAt = [&](int b) {
+                ModelSpec spec = s.model;
+                for (LayerSpec& l : spec.layers) {
+                    const bool studied = (l.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise_;
+                    (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = studied ? b : 0;
+                }
+                return Model<T>(spec, s.d(), s.backend);
+            };
+            const CheckSetup<T> base(s);
             // Kept maps: the untiled reference path, not the (itself tiled) fused kernel.
-            const Matrix<T> expected = base.model.forward(base.tokens, Maps::Keep).output;
+            const Matrix<T> expected = modelAt(0).forward(base.tokens, Maps::Keep).output;
             PropertyReport report;
             report.name = name();
             Deviation<T> worst;
@@ -59,13 +65,9 @@ public:
             std::optional<int> worstSize;
             std::vector<Deviation<T>> deviations(sizes.size());
             base.forEachForward(request, long(sizes.size()), [&](long i) {
-                Scenario tiled = reference;
-                for (LayerSpec& l : tiled.model.layers)
-                    if ((l.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise_)
-                        (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = sizes[std::size_t(i)];
-                const CheckSetup<T> setup(tiled);
+                const Model<T> tiled = modelAt(sizes[std::size_t(i)]);
                 deviations[std::size_t(i)] =
-                    compareMatrices<T>(setup.output(setup.tokens), expected);
+                    compareMatrices<T>(tiled.forward(base.tokens, Maps::Drop).output, expected);
             });
             for (std::size_t i = 0; i < sizes.size(); ++i) {
                 const int b = sizes[i];

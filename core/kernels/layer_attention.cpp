@@ -28,7 +28,10 @@ Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& posi
             inputs[h].bias =
                 DistanceBias{double(alibiSlope<T>(positional, int(h), heads)), positional.causal};
     }
-    FusedResult<T> r = fusedAttention<T>(layer.mixer, layer.mask, inputs);
+    // A layer evaluated over key tiles of length b (flash-style) is the kernel with key blocks b.
+    KernelTiles tiles;
+    if (layer.mixer.tile > 0) tiles.keyBlock = layer.mixer.tile;
+    FusedResult<T> r = fusedAttention<T>(layer.mixer, layer.mask, inputs, tiles);
     Matrix<T> concat(q.rows(), v.cols());
     for (int h = 0; h < heads; ++h)
         concat.middleCols(h * pv, pv) = r.outputs[std::size_t(h)];

@@ -10,12 +10,11 @@
 namespace attnlab::kernels {
 
 /// Whether the fused kernel computes this layer in scalar type T: float and double with the
-/// softmax, softmax_like or raw mixer and no explicit tile size (tiled evaluation is a property
-/// under study, so it keeps the reference path).
+/// softmax, softmax_like or raw mixer. An explicit tile size b becomes the kernel's key block:
+/// the kernel is itself a flash-style evaluation over key tiles with a running max.
 template <class T>
 bool fusedLayerApplies(const LayerSpec& layer) {
-    return std::is_floating_point_v<T> && layer.mixer.kind != MixerSpec::Kind::Ssm &&
-           layer.mixer.tile == 0;
+    return std::is_floating_point_v<T> && layer.mixer.kind != MixerSpec::Kind::Ssm;
 }
 
 /// The concatenated head outputs (n x p_v) of `layer` for projections q, k, v, with RoPE
