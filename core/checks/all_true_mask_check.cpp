@@ -41,19 +41,12 @@ nlohmann::json maskSummary(const Scenario& s, std::string& blockers) {
     return list;
 }
 
-class AllTrueMaskCheck : public PropertyCheck {
+class AllTrueMaskCheck : public TypedCheck<AllTrueMaskCheck> {
 public:
     std::string name() const override { return "all-true-mask"; }
     std::string parameters() const override {
         return "(none; compares output and gradient with the unmasked model)";
     }
-    PropertyReport run(const CheckRequest& request) const override {
-        expectParams(request, {});
-        return withScalar(request.scenario.precision,
-                          [&]<class T>() { return runTyped<T>(request); });
-    }
-
-private:
     template <class T>
     PropertyReport runTyped(const CheckRequest& request) const {
         const Scenario& s = request.scenario;

@@ -28,7 +28,7 @@ std::vector<Arrangement> arrangements(std::size_t size) {
             {"selected and repeated", {size - 1, 0, size - 1}}};
 }
 
-class BatchInvarianceCheck : public PropertyCheck {
+class BatchInvarianceCheck : public TypedCheck<BatchInvarianceCheck> {
 public:
     std::string name() const override { return "batch-invariance"; }
     std::string parameters() const override {
@@ -36,18 +36,11 @@ public:
                std::to_string(BatchSetup<double>::kDrawnSequences) +
                " sequences besides the tokens)";
     }
-    PropertyReport run(const CheckRequest& request) const override {
-        expectParams(request, {});
-        return withScalar(request.scenario.precision,
-                          [&]<class T>() { return runTyped<T>(request); });
-    }
-
-private:
     template <class T>
     PropertyReport runTyped(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
-        const Model<T> model(s.model, s.d());
+        const Model<T> model(s.model, s.d(), s.backend);
         std::vector<Matrix<T>> alone;
         for (std::size_t b = 0; b < batch.sequences.size(); ++b)
             alone.push_back(batch.outputs(model, {}, {b}).front());

@@ -1,6 +1,8 @@
 // Shared check helpers: parameters, cancellation, explanations.
 #include "checks/check_support.h"
 
+#include <algorithm>
+
 #include "error.h"
 
 namespace attnlab {
@@ -15,13 +17,10 @@ long integerParam(const CheckRequest& request, const std::string& key, long fall
     return v.get<long>();
 }
 
-void expectParams(const CheckRequest& request, std::initializer_list<std::string_view> allowed) {
-    for (const auto& [key, value] : request.params.items()) {
-        bool known = false;
-        for (auto a : allowed)
-            known = known || a == key;
-        if (!known) throw InputError("unknown parameter '" + key + "'");
-    }
+void expectParams(const CheckRequest& request, const std::vector<std::string>& allowed) {
+    for (const auto& [key, value] : request.params.items())
+        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+            throw InputError("unknown parameter '" + key + "'");
 }
 
 void pollCancel(const CheckRequest& request) {

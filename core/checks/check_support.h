@@ -7,6 +7,7 @@
 #include "checks/property_check.h"
 #include "kernels/parallel.h"
 #include "model.h"
+#include "precision_dispatch.h"
 
 #include <algorithm>
 #include <string>
@@ -61,7 +62,26 @@ struct CheckSetup {
 long integerParam(const CheckRequest& request, const std::string& key, long fallback, long lo,
                   long hi);
 /// Throws InputError when the request has parameters other than `allowed`.
-void expectParams(const CheckRequest& request, std::initializer_list<std::string_view> allowed);
+void expectParams(const CheckRequest& request, const std::vector<std::string>& allowed);
+
+/// The shape most checks share: run() refuses parameters other than the ones named at
+/// construction, then calls Derived::runTyped<T>(request) in the scenario's scalar type.
+template <class Derived>
+class TypedCheck : public PropertyCheck {
+public:
+    PropertyReport run(const CheckRequest& request) const final {
+        expectParams(request, allowed_);
+        return withScalar(request.scenario.precision, [&]<class T>() {
+            return static_cast<const Derived&>(*this).template runTyped<T>(request);
+        });
+    }
+
+protected:
+    explicit TypedCheck(std::vector<std::string> allowed = {}) : allowed_(std::move(allowed)) {}
+
+private:
+    std::vector<std::string> allowed_;
+};
 
 /// Sets verdict, exactness, deviation, tolerance and rule from `d` (fails when d.largest > tol).
 template <class T>

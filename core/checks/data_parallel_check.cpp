@@ -24,24 +24,17 @@ struct BatchResult {
     T loss = T(0); // the reduced loss
 };
 
-class DataParallelCheck : public PropertyCheck {
+class DataParallelCheck : public TypedCheck<DataParallelCheck> {
 public:
     std::string name() const override { return "data-parallel"; }
     std::string parameters() const override {
         return "(none; the batch is split in halves between 2 workers, losses added)";
     }
-    PropertyReport run(const CheckRequest& request) const override {
-        expectParams(request, {});
-        return withScalar(request.scenario.precision,
-                          [&]<class T>() { return runTyped<T>(request); });
-    }
-
-private:
     template <class T>
     PropertyReport runTyped(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
-        const Model<T> model(s.model, s.d());
+        const Model<T> model(s.model, s.d(), s.backend);
         const std::size_t size = batch.sequences.size();
         std::vector<Matrix<T>> deltas;
         for (std::size_t b = 0; b < size; ++b)

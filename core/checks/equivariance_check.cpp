@@ -126,22 +126,15 @@ nlohmann::json shrink(const Comparer<T>& c, const Matrix<T>& tokens, const Check
     return nullptr;
 }
 
-class EquivarianceCheck : public PropertyCheck {
+class EquivarianceCheck : public TypedCheck<EquivarianceCheck> {
 public:
-    explicit EquivarianceCheck(bool pooled) : pooled_(pooled) {}
+    explicit EquivarianceCheck(bool pooled) : TypedCheck({"samples"}), pooled_(pooled) {}
     std::string name() const override {
         return pooled_ ? "permutation-invariance" : "permutation-equivariance";
     }
     std::string parameters() const override {
         return "samples [32] random σ besides the scenario's own; exhaustive when n! <= samples";
     }
-    PropertyReport run(const CheckRequest& request) const override {
-        expectParams(request, {"samples"});
-        return withScalar(request.scenario.precision,
-                          [&]<class T>() { return runTyped<T>(request); });
-    }
-
-private:
     template <class T>
     PropertyReport runTyped(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
@@ -207,6 +200,7 @@ private:
         return report;
     }
 
+private:
     bool pooled_;
 };
 

@@ -12,26 +12,20 @@ namespace attnlab {
 
 namespace {
 
-class TensorParallelCheck : public PropertyCheck {
+class TensorParallelCheck : public TypedCheck<TensorParallelCheck> {
 public:
+    TensorParallelCheck() : TypedCheck({"parts"}) {}
     std::string name() const override { return "tensor-parallel"; }
     std::string parameters() const override {
         return "parts [2]: heads and projection columns split across parts, Wo's partial "
                "products added";
     }
-    PropertyReport run(const CheckRequest& request) const override {
-        expectParams(request, {"parts"});
-        const int parts = int(integerParam(request, "parts", 2, 1, 64));
-        return withScalar(request.scenario.precision,
-                          [&]<class T>() { return runTyped<T>(request, parts); });
-    }
-
-private:
     template <class T>
-    PropertyReport runTyped(const CheckRequest& request, int parts) const {
+    PropertyReport runTyped(const CheckRequest& request) const {
+        const int parts = int(integerParam(request, "parts", 2, 1, 64));
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
-        const Model<T> model(s.model, s.d());
+        const Model<T> model(s.model, s.d(), s.backend);
         Evaluation split;
         split.parts = parts;
         const std::vector<Matrix<T>> whole = batch.outputs(model);
