@@ -5,6 +5,8 @@
 // their derivative is that of y = A·V.
 #include "backward.h"
 
+#include "kernels/parallel.h"
+
 #include "error.h"
 #include "mask.h"
 
@@ -231,6 +233,15 @@ Matrix<T> layerTangent(const Model<T>& model, std::size_t index, const LayerCach
     return dy;
 }
 
+// About how many multiply-adds `count` passes through a layer with these intermediates cost.
+template <class T>
+double passWork(const LayerCache<T>& cache, Eigen::Index n, std::size_t count) {
+    double perPass = 0;
+    for (const HeadCache<T>& hc : cache.heads)
+        perPass += 3.0 * double(n) * double(n) * double(hc.q.cols() + hc.v.cols());
+    return perPass * double(count);
+}
+
 // The input of every layer, from the forward's own trace.
 template <class T>
 std::vector<Matrix<T>> layerInputs(const Model<T>& model, const Matrix<T>& tokens, long offset) {
@@ -245,36 +256,62 @@ std::vector<Matrix<T>> layerInputs(const Model<T>& model, const Matrix<T>& token
 } // namespace
 
 template <class T>
-Matrix<T> vjp(const Model<T>& model, const Matrix<T>& tokens, const Matrix<T>& delta,
-              long extraOffset) {
+std::vector<Matrix<T>> vjp(const Model<T>& model, const Matrix<T>& tokens,
+                           const std::vector<Matrix<T>>& deltas, long extraOffset) {
+    for (const Matrix<T>& delta : deltas)
+        if (delta.rows() != tokens.rows() || delta.cols() != model.outputWidth())
+            throw InputError("delta", "is " + std::to_string(delta.rows()) + " x " +
+                                          std::to_string(delta.cols()) + ", the output is " +
+                                          std::to_string(tokens.rows()) + " x " +
+                                          std::to_string(model.outputWidth()));
     const std::vector<Matrix<T>> inputs = layerInputs(model, tokens, extraOffset);
-    if (delta.rows() != tokens.rows() || delta.cols() != model.outputWidth())
-        throw InputError("delta", "is " + std::to_string(delta.rows()) + " x " +
-                                      std::to_string(delta.cols()) + ", the output is " +
-                                      std::to_string(tokens.rows()) + " x " +
-                                      std::to_string(model.outputWidth()));
     const long offset = model.spec().positional.offset + extraOffset;
-    Matrix<T> grad = delta;
+    std::vector<Matrix<T>> grads = deltas;
     for (std::size_t i = model.layerCount(); i-- > 0;) {
         const LayerCache<T> cache = recompute(model, i, inputs[i], offset);
-        grad = layerBackward(model, i, cache, grad, offset);
+        kernels::parallelFor(
+            long(grads.size()),
+            [&](long k) {
+                grads[std::size_t(k)] =
+                    layerBackward(model, i, cache, grads[std::size_t(k)], offset);
+            },
+            passWork(cache, tokens.rows(), grads.size()));
     }
-    return grad;
+    return grads;
+}
+
+template <class T>
+Matrix<T> vjp(const Model<T>& model, const Matrix<T>& tokens, const Matrix<T>& delta,
+              long extraOffset) {
+    return vjp(model, tokens, std::vector<Matrix<T>>{delta}, extraOffset).front();
+}
+
+template <class T>
+std::vector<Matrix<T>> jvp(const Model<T>& model, const Matrix<T>& tokens,
+                           const std::vector<Matrix<T>>& directions, long extraOffset) {
+    for (const Matrix<T>& direction : directions)
+        if (direction.rows() != tokens.rows() || direction.cols() != tokens.cols())
+            throw InputError("direction", "must have the shape of the tokens");
+    const std::vector<Matrix<T>> inputs = layerInputs(model, tokens, extraOffset);
+    const long offset = model.spec().positional.offset + extraOffset;
+    std::vector<Matrix<T>> tangents = directions;
+    for (std::size_t i = 0; i < model.layerCount(); ++i) {
+        const LayerCache<T> cache = recompute(model, i, inputs[i], offset);
+        kernels::parallelFor(
+            long(tangents.size()),
+            [&](long k) {
+                tangents[std::size_t(k)] =
+                    layerTangent(model, i, cache, tangents[std::size_t(k)], offset);
+            },
+            passWork(cache, tokens.rows(), tangents.size()));
+    }
+    return tangents;
 }
 
 template <class T>
 Matrix<T> jvp(const Model<T>& model, const Matrix<T>& tokens, const Matrix<T>& direction,
               long extraOffset) {
-    if (direction.rows() != tokens.rows() || direction.cols() != tokens.cols())
-        throw InputError("direction", "must have the shape of the tokens");
-    const std::vector<Matrix<T>> inputs = layerInputs(model, tokens, extraOffset);
-    const long offset = model.spec().positional.offset + extraOffset;
-    Matrix<T> tangent = direction;
-    for (std::size_t i = 0; i < model.layerCount(); ++i) {
-        const LayerCache<T> cache = recompute(model, i, inputs[i], offset);
-        tangent = layerTangent(model, i, cache, tangent, offset);
-    }
-    return tangent;
+    return jvp(model, tokens, std::vector<Matrix<T>>{direction}, extraOffset).front();
 }
 
 template <class T>
@@ -299,6 +336,10 @@ std::vector<bool> activationPattern(const Model<T>& model, const Matrix<T>& toke
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template Matrix<T> vjp<T>(const Model<T>&, const Matrix<T>&, const Matrix<T>&, long);          \
     template Matrix<T> jvp<T>(const Model<T>&, const Matrix<T>&, const Matrix<T>&, long);          \
+    template std::vector<Matrix<T>> vjp<T>(const Model<T>&, const Matrix<T>&,                      \
+                                           const std::vector<Matrix<T>>&, long);                   \
+    template std::vector<Matrix<T>> jvp<T>(const Model<T>&, const Matrix<T>&,                      \
+                                           const std::vector<Matrix<T>>&, long);                   \
     template std::vector<bool> activationPattern<T>(const Model<T>&, const Matrix<T>&, long);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)

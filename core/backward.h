@@ -24,6 +24,15 @@ template <class T>
 Matrix<T> jvp(const Model<T>& model, const Matrix<T>& tokens, const Matrix<T>& direction,
               long extraOffset = 0);
 
+/// Jᵀδ for every δ of `deltas`, and J·u for every u of `directions`: the forward and each
+/// layer's intermediates are computed once for all of them, the passes spread over the threads.
+template <class T>
+std::vector<Matrix<T>> vjp(const Model<T>& model, const Matrix<T>& tokens,
+                           const std::vector<Matrix<T>>& deltas, long extraOffset = 0);
+template <class T>
+std::vector<Matrix<T>> jvp(const Model<T>& model, const Matrix<T>& tokens,
+                           const std::vector<Matrix<T>>& directions, long extraOffset = 0);
+
 /// The sign pattern of every ReLU-type argument of the forward pass ([x > 0] for each ffn
 /// pre-activation and each allowed softmax_like score), layer by layer. f is smooth between two
 /// inputs whose patterns agree, so finite differences are only meaningful there.

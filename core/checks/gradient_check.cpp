@@ -175,18 +175,16 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
     const Matrix<T> tokens = scenario.tokens.materialize<T>();
     const Model<T> model(scenario.model, scenario.d());
     const auto n = tokens.rows(), d = tokens.cols();
-    VjpFunction<T> reverse;
+    // The reverse pass under test: the model's own (batched over the samples) unless a test
+    // substitutes one.
+    VjpFunction<T> substitute;
     if constexpr (std::is_same_v<T, float>)
-        reverse = vjp_.f32;
+        substitute = vjp_.f32;
     else if constexpr (std::is_same_v<T, double>)
-        reverse = vjp_.f64;
+        substitute = vjp_.f64;
     else
-        reverse = vjp_.exact;
-    const bool vjpUnderTestIsReal = !reverse;
-    if (!reverse)
-        reverse = [](const Model<T>& m, const Matrix<T>& x, const Matrix<T>& delta) {
-            return vjp(m, x, delta);
-        };
+        substitute = vjp_.exact;
+    const bool vjpUnderTestIsReal = !substitute;
 
     SplitMix64 rng(request.seed);
     std::vector<Matrix<T>> deltas, dirs;
@@ -194,31 +192,37 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         deltas.push_back(drawMatrix<T>(rng, n, model.outputWidth()));
         dirs.push_back(drawMatrix<T>(rng, n, d));
     }
-    // About what one sample's passes cost (a forward, a reverse pass, a JVP, in T and float64).
-    const double sampleWork = 6.0 * double(n) * double(n + d) * double(d) *
+    // About what one sample's finite difference costs (two float64 forwards).
+    const double sampleWork = 2.0 * double(n) * double(n + d) * double(d) *
                               double(std::max<std::size_t>(1, model.layerCount()));
 
-    // The identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ in T, relative to Σ|J·u|·|δ| and Σ|u|·|Jᵀδ|; the samples
-    // run in parallel, each writing its own entries.
+    // The identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ in T, relative to Σ|J·u|·|δ| and Σ|u|·|Jᵀδ|.
     const auto count = std::size_t(samples);
-    std::vector<Matrix<T>> grads(count);
-    std::vector<T> lhsDots(count), rhsDots(count), identityScales(count), relative(count);
-    forEachItem(request, samples, sampleWork * samples, [&](long sample) {
-        const auto s = std::size_t(sample);
-        grads[s] = reverse(model, tokens, deltas[s]);
-        const Matrix<T>& g = grads[s];
+    std::vector<Matrix<T>> grads;
+    if (vjpUnderTestIsReal) {
+        grads = vjp(model, tokens, deltas);
+    } else {
+        for (const Matrix<T>& delta : deltas) {
+            pollCancel(request);
+            grads.push_back(substitute(model, tokens, delta));
+        }
+    }
+    pollCancel(request);
+    for (const Matrix<T>& g : grads)
         if (g.rows() != n || g.cols() != d)
             throw InputError("gradient: the reverse pass returned a " + std::to_string(g.rows()) +
                              " x " + std::to_string(g.cols()) + " matrix, expected " +
                              std::to_string(n) + " x " + std::to_string(d));
-        const Matrix<T> ju = jvp(model, tokens, dirs[s]);
-        lhsDots[s] = dot(ju, deltas[s]);
-        rhsDots[s] = dot(dirs[s], g);
-        identityScales[s] = std::max<T>(absDot(ju, deltas[s]), absDot(dirs[s], g));
+    const std::vector<Matrix<T>> tangents = jvp(model, tokens, dirs);
+    std::vector<T> lhsDots(count), rhsDots(count), identityScales(count), relative(count);
+    for (std::size_t s = 0; s < count; ++s) {
+        lhsDots[s] = dot(tangents[s], deltas[s]);
+        rhsDots[s] = dot(dirs[s], grads[s]);
+        identityScales[s] = std::max<T>(absDot(tangents[s], deltas[s]), absDot(dirs[s], grads[s]));
         relative[s] = identityScales[s] > T(0)
                           ? T(absolute<T>(T(lhsDots[s] - rhsDots[s])) / identityScales[s])
                           : T(0);
-    });
+    }
     T identityWorst = T(0);
     nlohmann::json identityWitness;
     nlohmann::json perSample = nlohmann::json::array();
@@ -292,23 +296,23 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         // real ones in float32 and in float64 (relative to the same scales as the comparisons).
         double rounding = 0;
         if constexpr (std::is_same_v<T, float>) {
-            std::vector<double> perSampleRounding(count, 0.0);
-            forEachItem(request, samples, sampleWork * samples, [&](long sample) {
-                const auto s = std::size_t(sample);
-                const Eigen::MatrixXd low =
-                    vjpUnderTestIsReal ? gradsD[s] : toDoubleMatrix(vjp(model, tokens, deltas[s]));
-                const Eigen::MatrixXd high = vjp(reference, x, deltasD[s]);
-                const double size = high.cwiseAbs().maxCoeff();
-                double& r = perSampleRounding[s];
-                if (size > 0) r = (low - high).cwiseAbs().maxCoeff() / size;
-                const double lhsHigh = jvp(reference, x, dirsD[s]).cwiseProduct(deltasD[s]).sum();
+            pollCancel(request);
+            const std::vector<Matrix<T>> lows =
+                vjpUnderTestIsReal ? grads : vjp(model, tokens, deltas);
+            const std::vector<Eigen::MatrixXd> highs = vjp(reference, x, deltasD),
+                                               tangentsHigh = jvp(reference, x, dirsD);
+            for (std::size_t s = 0; s < count; ++s) {
+                const Eigen::MatrixXd low = toDoubleMatrix(lows[s]);
+                const double size = highs[s].cwiseAbs().maxCoeff();
+                if (size > 0)
+                    rounding = std::max(rounding, (low - highs[s]).cwiseAbs().maxCoeff() / size);
+                const double lhsHigh = tangentsHigh[s].cwiseProduct(deltasD[s]).sum();
                 const double lhsError = std::abs(double(lhsDots[s]) - lhsHigh);
-                const double rhsError = std::abs(dirsD[s].cwiseProduct(low - high).sum());
+                const double rhsError = std::abs(dirsD[s].cwiseProduct(low - highs[s]).sum());
                 if (identityScales[s] > 0)
-                    r = std::max(r, (lhsError + rhsError) / double(identityScales[s]));
-            });
-            for (double r : perSampleRounding)
-                rounding = std::max(rounding, r);
+                    rounding =
+                        std::max(rounding, (lhsError + rhsError) / double(identityScales[s]));
+            }
             report.checked["float32_rounding"] = rounding;
         }
         const double unit = std::numeric_limits<T>::epsilon() / 2;

@@ -107,6 +107,7 @@ private slots:
     void vjpMatchesFiniteDifferences();
     void exactJvpIdentity_data();
     void exactJvpIdentity();
+    void batchedPassesEqualOneAtATime();
     void maskAllEqualsAllOnesMask();
     void tiledAndChunkedForwardsHaveTheSameGradient();
     void checkHolds_data();
@@ -238,6 +239,34 @@ void TestGradient::exactJvpIdentity() {
     const Eigen::MatrixXd gd = vjp(md, toDoubleMatrix(xr), toDoubleMatrix(dr));
     const Eigen::MatrixXd ge = toDoubleMatrix(vjp(model, xr, dr));
     QVERIFY((gd - ge).cwiseAbs().maxCoeff() <= 1e-9 * std::max(1.0, ge.cwiseAbs().maxCoeff()));
+}
+
+void TestGradient::batchedPassesEqualOneAtATime() {
+    // At n = 320 the batched passes run on the threads; each sample's pass is the same
+    // arithmetic as alone, so the results must be bit-for-bit those of one call per sample.
+    using K = MixerSpec::Kind;
+    const ModelSpec spec{positional(PositionalSpec::Kind::Rope),
+                         {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
+                          layer(K::SoftmaxLike, MaskSpec::window(9), 2, 20, false)}};
+    const int n = 320, d = 8;
+    const Model<double> model(spec, d);
+    SplitMix64 rng(5);
+    const Eigen::MatrixXd x = draw<double>(rng, n, d);
+    std::vector<Eigen::MatrixXd> deltas, directions;
+    for (int k = 0; k < 4; ++k) {
+        deltas.push_back(draw<double>(rng, n, model.outputWidth()));
+        directions.push_back(draw<double>(rng, n, d));
+    }
+    const std::vector<Eigen::MatrixXd> grads = vjp(model, x, deltas),
+                                       tangents = jvp(model, x, directions);
+    QCOMPARE(grads.size(), deltas.size());
+    QCOMPARE(tangents.size(), directions.size());
+    for (std::size_t k = 0; k < deltas.size(); ++k) {
+        QVERIFY(grads[k] == vjp(model, x, deltas[k]));
+        QVERIFY(tangents[k] == jvp(model, x, directions[k]));
+    }
+    deltas.push_back(Eigen::MatrixXd::Zero(n + 1, model.outputWidth())); // one misfit: refused
+    QVERIFY_THROWS_EXCEPTION(InputError, vjp(model, x, deltas));
 }
 
 void TestGradient::maskAllEqualsAllOnesMask() {
