@@ -117,7 +117,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(compute_, &ComputeService::checkReady, this,
             [this](int i, const attnlab::PropertyReport& r) {
                 properties_->setReport(i, r);
-                if (r.name == "locality") views_->setDependencyReport(&r);
+                // The dependency page: locality's map; until locality has run, the map causality
+                // measures when it fails (to find its witness).
+                if (r.name == "locality" ||
+                    (r.name == "causality" && r.details.contains("dependency_map") &&
+                     !properties_->report("locality")))
+                    views_->setDependencyReport(&r);
             });
     connect(compute_, &ComputeService::checkFailed, properties_, &PropertyPanel::setFailed);
     connect(compute_, &ComputeService::checksFinished, properties_, &PropertyPanel::finish);

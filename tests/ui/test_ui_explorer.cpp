@@ -161,6 +161,26 @@ private slots:
         QCOMPARE(diff->highlightCount(), 0);
     }
 
+    void aFailingCausalityShowsItsMeasuredMap() {
+        // Above 128 tokens only the scenario's own checks run, so locality is not there to
+        // measure dependencies; causality measures the map itself when it fails, and its
+        // witness pair is outlined on it.
+        Scenario s = loadScenario("builtin:sliding-window");
+        s.tokens = TokenSpec::random(150, s.d(), 2);
+        s.precision = Precision::Float64;
+        s.checks = {{"causality", nlohmann::json::object()}};
+        MainWindow w;
+        w.show();
+        w.document()->reset(s, QString());
+        QVERIFY(waitForIdle(w));
+        const HeatmapView* dependency = w.views()->allViews().at(9);
+        QCOMPARE(dependency->title(), QString("measured dependency"));
+        QCOMPARE(dependency->matrix().values.rows(), 150);
+        QCOMPARE(dependency->matrix().values(0, 1), 1.0); // window(1) twice: token 1 reaches 0
+        QCOMPARE(dependency->matrix().values(0, 3), 0.0);
+        QCOMPARE(dependency->highlightCount(), 1);
+    }
+
     void presetsMenuOpensEveryBuiltin() {
         MainWindow w;
         QMenu* presets = nullptr;
