@@ -2,6 +2,7 @@
 #include "heatmap_view.h"
 
 #include "color_maps.h"
+#include "kernels/pooled_map.h"
 
 #include <QEvent>
 #include <QToolTip>
@@ -10,6 +11,11 @@
 #include <qcustomplot.h>
 
 namespace {
+
+/// How many entries of an axis of `cells` entries one of at most `limit` drawn cells covers.
+int blockFor(Eigen::Index cells, int limit) {
+    return int((cells + limit - 1) / limit);
+}
 
 /// Cell centres of a pooled axis: cell j stands for tokens [j·block, (j+1)·block).
 QCPRange centres(Eigen::Index cells, int block) {
@@ -61,6 +67,13 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     plot_->setNotAntialiasedElements(QCP::aeAll); // cells and axes are axis-aligned: no need
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
+    // Laid out at a new size (shown, resized): pool again if that changes how many cells fit.
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        const auto [maxRows, maxCols] = pixelCells();
+        const std::pair blocks{blockFor(matrix_.values.rows(), maxRows),
+                               blockFor(matrix_.values.cols(), maxCols)};
+        if (matrix_.values.size() > 0 && blocks != displayBlock_) fillCells();
+    });
     applyPalette();
     setMatrix({});
 }
@@ -77,9 +90,8 @@ QString HeatmapView::title() const {
 void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText) {
     matrix_ = matrix;
     const auto& v = matrix_.values;
-    auto* data = map_->data();
     if (v.size() == 0) {
-        data->setSize(0, 0);
+        map_->data()->setSize(0, 0);
         map_->setVisible(false);
         overlay_->setVisible(false);
         plot_->xAxis->setRange(0, 1);
@@ -90,11 +102,6 @@ void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& em
     }
     plot_->xAxis->setLabel("key / column");
     map_->setVisible(true);
-    data->setSize(int(v.cols()), int(v.rows()));
-    data->setRange(centres(v.cols(), matrix_.colBlock), centres(v.rows(), matrix_.rowBlock));
-    for (Eigen::Index i = 0; i < v.rows(); ++i)
-        for (Eigen::Index j = 0; j < v.cols(); ++j)
-            data->setCell(int(j), int(i), v(i, j));
     const double lo = v.minCoeff(), hi = v.maxCoeff();
     if (scale_ == Scale::Diverging) {
         const double m = std::max(std::abs(lo), std::abs(hi));
@@ -118,28 +125,58 @@ void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& em
             axis->setTicker(automatic);
         }
     }
-    if (overlay_->data()->keySize() != int(v.cols()) ||
-        overlay_->data()->valueSize() != int(v.rows()))
-        overlay_->setVisible(false);
+    mask_ = {};
+    overlay_->setVisible(false);
+    fillCells();
     redrawHighlights();
 }
 
 void HeatmapView::setMaskOverlay(const attnlab::BoolMatrix& mask) {
     const auto& v = matrix_.values;
-    if (mask.size() == 0 || matrix_.pooled() || mask.rows() != v.rows() ||
-        mask.cols() != v.cols()) {
-        overlay_->setVisible(false);
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-        return;
-    }
-    auto* data = overlay_->data();
-    data->setSize(int(mask.cols()), int(mask.rows()));
-    data->setRange(centres(mask.cols(), 1), centres(mask.rows(), 1));
-    for (Eigen::Index i = 0; i < mask.rows(); ++i)
-        for (Eigen::Index j = 0; j < mask.cols(); ++j)
-            data->setCell(int(j), int(i), mask(i, j) ? 0.0 : 1.0);
-    overlay_->setVisible(true);
+    const bool fits =
+        mask.size() > 0 && !matrix_.pooled() && mask.rows() == v.rows() && mask.cols() == v.cols();
+    mask_ = fits ? mask : attnlab::BoolMatrix();
+    overlay_->setVisible(fits);
+    fillCells();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::pair<int, int> HeatmapView::pixelCells() const {
+    const QRect area = plot_->axisRect()->rect();
+    return {std::max(area.height(), 16), std::max(area.width(), 16)};
+}
+
+void HeatmapView::fillCells() {
+    const auto& v = matrix_.values;
+    if (v.size() == 0) return;
+    // At most one cell per pixel of the plot: drawing more would drop rows and columns when the
+    // image is scaled down (a one-token band of a 2048² map vanishes), so they are max-pooled
+    // here, keeping peaks of either sign, as the core pools maps above its view limit.
+    const auto [maxRows, maxCols] = pixelCells();
+    const int bh = blockFor(v.rows(), maxRows), bw = blockFor(v.cols(), maxCols);
+    const bool pool = bw > 1 || bh > 1;
+    displayBlock_ = {bh, bw};
+    const Eigen::MatrixXd cells =
+        pool ? attnlab::kernels::maxPool<double>(v, maxRows, maxCols,
+                                                 attnlab::kernels::PoolBy::Magnitude)
+             : v;
+    const auto fill = [&](QCPColorMap* map, const Eigen::MatrixXd& values) {
+        auto* data = map->data();
+        data->setSize(int(values.cols()), int(values.rows()));
+        data->setRange(centres(values.cols(), matrix_.colBlock * bw),
+                       centres(values.rows(), matrix_.rowBlock * bh));
+        for (Eigen::Index i = 0; i < values.rows(); ++i)
+            for (Eigen::Index j = 0; j < values.cols(); ++j)
+                data->setCell(int(j), int(i), values(i, j));
+    };
+    fill(map_, cells);
+    if (mask_.size() == 0) return;
+    // Grey where every key of the cell is masked: 1 - max(allowed).
+    const Eigen::MatrixXd allowed = mask_.cast<double>();
+    fill(overlay_,
+         pool ? Eigen::MatrixXd(
+                    1.0 - attnlab::kernels::maxPool<double>(allowed, maxRows, maxCols).array())
+              : Eigen::MatrixXd(1.0 - allowed.array()));
 }
 
 void HeatmapView::setHighlights(const QList<QPoint>& cells) {

@@ -1,7 +1,8 @@
 // One matrix drawn as a heatmap with QCustomPlot: crisp cells (no interpolation), a colour scale
 // with its legend, token indices on the axes (row 0 at the top), the exact value in a tooltip,
 // an optional overlay that greys out masked cells, and witness cells outlined. Pooled matrices
-// (large n) are drawn at their block resolution with axes still in token indices.
+// (large n) are drawn at their block resolution with axes still in token indices, and a matrix
+// with more cells than the plot has pixels is max-pooled further to the pixels it is drawn on.
 #pragma once
 
 #include "side_by_side.h"
@@ -40,6 +41,10 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    /// Fills the colour map (and the mask overlay) from matrix_, pooled to the plot's pixels.
+    void fillCells();
+    /// How many cells fit the plot: its pixel rows and columns (at least 16 each).
+    std::pair<int, int> pixelCells() const;
     void showTooltip(QMouseEvent* event);
     void applyPalette();
     void redrawHighlights();
@@ -51,5 +56,7 @@ private:
     QCPTextElement* title_;
     Scale scale_;
     attnlab::ViewMatrix matrix_;
+    attnlab::BoolMatrix mask_;               // the overlay's source (empty: none)
+    std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
 };

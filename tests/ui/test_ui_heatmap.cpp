@@ -70,6 +70,38 @@ private slots:
         QVERIFY(view.cellText(5, 2).contains("9"));
     }
 
+    void aMapLargerThanThePlotKeepsItsThinBand() {
+        // A 2048 x 2048 band of width 3 on a plot a few hundred pixels wide: every drawn cell
+        // on the diagonal must still show the band (drawing every entry would drop most of it).
+        HeatmapView view("band", HeatmapView::Scale::Sequential);
+        view.resize(420, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        ViewMatrix m;
+        m.values = Eigen::MatrixXd::Zero(2048, 2048);
+        for (int i = 0; i < 2048; ++i)
+            for (int j = std::max(0, i - 1); j <= std::min(2047, i + 1); ++j)
+                m.values(i, j) = 1;
+        view.setMatrix(m);
+        QCPColorMapData* data = colorMap(view)->data();
+        const QRect area = view.plot()->axisRect()->rect();
+        QVERIFY(data->keySize() <= area.width() && data->valueSize() <= area.height());
+        QVERIFY(data->keySize() > 100);
+        for (int c = 0; c < data->keySize(); ++c) {
+            double key = 0, value = 0;
+            data->cellToCoord(c, 0, &key, &value);
+            int row = 0, col = 0; // the drawn cell holding token (key, key)
+            data->coordToCell(key, key, &col, &row);
+            QCOMPARE(data->cell(col, row), 1.0);
+        }
+        QCOMPARE(data->cell(data->keySize() - 1, 0), 0.0); // far from the band
+        // Resized wider, it pools less.
+        const int before = data->keySize();
+        view.resize(900, 360);
+        QApplication::processEvents();
+        QVERIFY(colorMap(view)->data()->keySize() > before);
+    }
+
     void outlinesWitnessCellsAndOverlaysTheMask() {
         HeatmapView view("weights", HeatmapView::Scale::Sequential);
         view.setMatrix(sample());
