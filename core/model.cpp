@@ -171,8 +171,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
                     v = columnParallel(h, w.wv, how.parts);
     // Without maps, float layers computed on the CPU go through the fused kernel: no n x n mask,
     // scores or weights are formed.
-    const bool fused = maps == Maps::Drop && !how.unmasked && kernels::fusedLayerApplies<T>(layer) &&
-                       computesOnCpu(backend_);
+    const bool fused = maps == Maps::Drop && !how.unmasked &&
+                       kernels::fusedLayerApplies<T>(layer) && computesOnCpu(backend_);
     const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     Matrix<T> concat(x.rows(), v.cols());
@@ -193,9 +193,11 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         std::vector<int> allMasked;
         if constexpr (std::is_floating_point_v<T>) {
             if (fused) {
+                const bool last = index + 1 == spec_.layers.size();
                 concat.middleRows(start, n) = kernels::fusedLayerAttention<T>(
                     layer, pos, q.middleRows(start, n), k.middleRows(start, n),
-                    v.middleRows(start, n), offset, allMasked);
+                    v.middleRows(start, n), offset, allMasked,
+                    last && how.outputRows > 0 ? how.outputRows : -1);
                 noteBackend(traces[b], layerTraces[b], index, 0, "cpu", "");
             }
         }
@@ -214,9 +216,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
                 run.result = attendHeadUnmasked<T>(layer.mixer, qh, kh, vh, biasPtr);
                 run.backend = "cpu";
             } else {
-                run = attendOn<T>(backend_,
-                                  {layer.mixer, qh, kh, vh, biasPtr, layer.mask, mask,
-                                   maps == Maps::Keep});
+                run = attendOn<T>(backend_, {layer.mixer, qh, kh, vh, biasPtr, layer.mask, mask,
+                                             maps == Maps::Keep});
             }
             HeadResult<T>& r = run.result;
             noteBackend(traces[b], layerTraces[b], index, head, run.backend, run.notice);
@@ -227,7 +228,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         }
         for (int row : allMasked)
             traces[b].warnings.push_back("layer " + std::to_string(index) + ": row " +
-                                         std::to_string(row) + " has no allowed key (all-masked row)");
+                                         std::to_string(row) +
+                                         " has no allowed key (all-masked row)");
         start += n;
     }
     Matrix<T> y = w.wo ? rowParallel(concat, *w.wo, how.parts) : concat;

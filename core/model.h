@@ -25,6 +25,10 @@ struct Evaluation {
     /// All-true-mask (§2.7): attention mixers take the unmasked code path (dense rows, no mask
     /// consulted, never tiled) instead of the masked one.
     bool unmasked = false;
+    /// > 0: only the first outputRows rows of the output are read (a sweep that perturbs the
+    /// tokens from outputRows on and watches the rows before). The last layer's fused attention
+    /// then computes no query block wholly past them; the later rows are unspecified.
+    int outputRows = 0;
 };
 
 /// A layer's weights materialised in scalar type T.

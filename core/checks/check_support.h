@@ -44,6 +44,12 @@ struct CheckSetup {
           depth(long(s.n() + s.d()) * long(s.model.layers.size())), backend(s.backend) {}
 
     Matrix<T> output(const Matrix<T>& x) const { return model.forward(x, Maps::Drop).output; }
+    /// The first `rows` rows of f(x), computing no more of the last layer than they need.
+    Matrix<T> firstRows(const Matrix<T>& x, Eigen::Index rows) const {
+        Evaluation how;
+        how.outputRows = int(rows);
+        return model.forwardBatch({x}, Maps::Drop, how).front().output.topRows(rows);
+    }
 
     /// forEachItem over `count` independent forwards of the model; serial when the model computes
     /// on a device (driven from one thread).

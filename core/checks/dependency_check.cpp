@@ -96,7 +96,7 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
     const Matrix<T> fx = setup.output(x);
     const T scale = perturbationScale(x);
     struct Found {
-        Deviation<T> moved, overall;
+        Deviation<T> moved;
         T before = T(0), after = T(0);
     };
     std::vector<Found> found(static_cast<std::size_t>(n)); // per boundary m
@@ -105,20 +105,19 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
         Matrix<T> xp = x;
         for (Eigen::Index t = m; t < n; ++t)
             perturbToken(xp, t, int(m % 2), scale);
-        const Matrix<T> fp = setup.output(xp);
+        const Matrix<T> fp = setup.firstRows(xp, m); // only the rows that must not move
         Found& f = found[std::size_t(m)];
-        f.overall = compareMatrices<T>(fp, fx);
-        f.moved = compareMatrices<T>(Matrix<T>(fp.topRows(m)), Matrix<T>(fx.topRows(m)));
+        f.moved = compareMatrices<T>(fp, Matrix<T>(fx.topRows(m)));
         if (f.moved.row >= 0) {
             f.before = fx(f.moved.row, f.moved.col);
             f.after = fp(f.moved.row, f.moved.col);
         }
     });
     SuffixSweep<T> sweep;
-    Deviation<T> overall;
+    Deviation<T> overall = compareMatrices<T>(fx, fx); // the magnitude of f(X)
     for (Eigen::Index m = 1; m < n; ++m) {
         const Found& f = found[std::size_t(m)];
-        overall.merge(f.overall);
+        overall.merge(f.moved);
         if (sweep.boundary < 0 || f.moved.largest > sweep.moved.largest) {
             sweep.moved = f.moved;
             sweep.boundary = m;

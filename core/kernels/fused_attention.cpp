@@ -58,7 +58,8 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
 
 template <class T>
 FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
-                              const std::vector<HeadInputs<T>>& heads, KernelTiles tiles) {
+                              const std::vector<HeadInputs<T>>& heads, KernelTiles tiles,
+                              int queryRows) {
     if (mixer.kind == MixerSpec::Kind::Ssm)
         throw InputError("the fused kernel takes softmax, softmax_like or raw, not ssm");
     FusedResult<T> result;
@@ -69,10 +70,14 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
             throw InputError("fused attention: Q, K, V must have n rows and Q, K one width");
     const BlockClassification grid = classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
     const Job<T> job{mixer.kind, mixerScale<T>(mixer, int(heads.front().q->cols())), mask, grid};
+    const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
     for (const HeadInputs<T>& h : heads)
-        result.outputs.emplace_back(n, h.v->cols());
+        result.outputs.push_back(firstRowsOnly ? Matrix<T>::Zero(n, h.v->cols())
+                                               : Matrix<T>(n, h.v->cols()));
     BoolColumn seen = BoolColumn::Constant(n, false);
-    const long blocks = grid.tileRows;
+    const long blocks =
+        firstRowsOnly ? (queryRows + grid.rowTile - 1) / grid.rowTile : grid.tileRows;
+    const int covered = firstRowsOnly ? queryRows : n;
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols());
     parallelFor(
@@ -84,16 +89,16 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
                                 head == 0 ? &seen : nullptr);
         },
         work);
-    for (int s = 0; s < n; ++s)
+    for (int s = 0; s < covered; ++s)
         if (!seen(s)) result.allMaskedRows.push_back(s);
     return result;
 }
 
 template FusedResult<float> fusedAttention<float>(const MixerSpec&, const MaskSpec&,
                                                   const std::vector<HeadInputs<float>>&,
-                                                  KernelTiles);
+                                                  KernelTiles, int);
 template FusedResult<double> fusedAttention<double>(const MixerSpec&, const MaskSpec&,
                                                     const std::vector<HeadInputs<double>>&,
-                                                    KernelTiles);
+                                                    KernelTiles, int);
 
 } // namespace attnlab::kernels

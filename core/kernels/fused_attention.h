@@ -45,8 +45,11 @@ struct FusedResult {
 /// Attention of every head under one mask (validated; InputError as buildMask) with the mixer
 /// softmax, softmax_like or raw (ssm refused with InputError). Equals attendHead's output up to
 /// rounding; an all-masked row gives a zero row. Self-attention: Q, K and V have n rows.
+/// `queryRows` in 0..n-1 asks for the first queryRows output rows only: query blocks wholly
+/// past them are skipped (their rows 0), and no row past them is reported as all-masked.
 template <class T>
 FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
-                              const std::vector<HeadInputs<T>>& heads, KernelTiles tiles = {});
+                              const std::vector<HeadInputs<T>>& heads, KernelTiles tiles = {},
+                              int queryRows = -1);
 
 } // namespace attnlab::kernels

@@ -20,9 +20,10 @@ bool fusedLayerApplies(const LayerSpec& layer) {
 /// The concatenated head outputs (n x p_v) of `layer` for projections q, k, v, with RoPE
 /// (positions i + offset) or ALiBi as `positional` says; appends the all-masked rows to
 /// `allMaskedRows`. Requires fusedLayerApplies<T>(layer); InputError for an invalid mask.
+/// `queryRows` as fusedAttention's: only the first rows are needed.
 template <class T>
 Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& positional,
                               const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
-                              long offset, std::vector<int>& allMaskedRows);
+                              long offset, std::vector<int>& allMaskedRows, int queryRows = -1);
 
 } // namespace attnlab::kernels

@@ -284,6 +284,34 @@ private slots:
         QVERIFY((dropped.output - kept.output).cwiseAbs().maxCoeff() <
                 1e-5f * std::max(1.0f, kept.output.cwiseAbs().maxCoeff()));
     }
+
+    void firstOutputRowsEqualTheFullForward() {
+        // Evaluation::outputRows lets the last layer skip query blocks past the rows a sweep
+        // reads; those rows must be exactly what the full forward gives.
+        ModelSpec spec;
+        spec.positional.kind = PositionalSpec::Kind::Rope;
+        LayerSpec layer;
+        layer.heads = 2;
+        layer.wq = MatrixSpec::random(5);
+        layer.wk = MatrixSpec::random(6);
+        layer.wv = MatrixSpec::random(7);
+        layer.wo = MatrixSpec::random(8);
+        layer.residual = true;
+        layer.mask = MaskSpec::causal();
+        spec.layers = {layer, layer};
+        spec.layers[1].mask = MaskSpec::window(9);
+        const Model<float> model(spec, 8);
+        const Eigen::MatrixXf x = data<float>(300, 8, 3);
+        const Eigen::MatrixXf full = model.forward(x, Maps::Drop).output;
+        for (int rows : {1, 63, 64, 65, 299}) {
+            Evaluation how;
+            how.outputRows = rows;
+            const Trace<float> part = model.forwardBatch({x}, Maps::Drop, how).front();
+            QVERIFY2(part.output.topRows(rows) == full.topRows(rows),
+                     qPrintable(QString("first %1 rows").arg(rows)));
+            QVERIFY(part.warnings.empty());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernels)
