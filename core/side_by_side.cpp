@@ -141,7 +141,8 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     Carry carry;
     switch (t.kind) {
     case Transform::Kind::Permutation:
-        transformed = model.forward(sigma.applyRows(x));
+        // The identity σ (no permutation set yet) transforms nothing: one forward serves both.
+        transformed = sigma.isIdentity() ? original : model.forward(sigma.applyRows(x));
         carry.sigma = &sigma;
         out.transformedLabel = "f(P X)";
         out.transformText = "σ = " + sigma.cycles();
