@@ -196,24 +196,46 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
     const double sampleWork = 2.0 * double(n) * double(n + d) * double(d) *
                               double(std::max<std::size_t>(1, model.layerCount()));
 
-    // The identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ in T, relative to Σ|J·u|·|δ| and Σ|u|·|Jᵀδ|.
+    // The passes the check compares, side by side on the threads (each batched over the
+    // samples): the reverse pass under test and the JVP in T; in float32 also the real reverse
+    // pass and both again in float64, for the rounding they carry.
     const auto count = std::size_t(samples);
-    std::vector<Matrix<T>> grads;
-    if (vjpUnderTestIsReal) {
-        grads = vjp(model, tokens, deltas);
-    } else {
-        for (const Matrix<T>& delta : deltas) {
-            pollCancel(request);
-            grads.push_back(substitute(model, tokens, delta));
-        }
+    constexpr bool single = std::is_same_v<T, float>;
+    const Model<double> reference(scenario.model, scenario.d());
+    const Eigen::MatrixXd x = toDoubleMatrix(tokens);
+    std::vector<Eigen::MatrixXd> deltasD, dirsD;
+    for (std::size_t s = 0; s < count; ++s) {
+        deltasD.push_back(toDoubleMatrix(deltas[s]));
+        dirsD.push_back(toDoubleMatrix(dirs[s]));
     }
-    pollCancel(request);
+    std::vector<Matrix<T>> grads, tangents, realGrads;
+    std::vector<Eigen::MatrixXd> gradsHigh, tangentsHigh;
+    std::vector<std::function<void()>> passes = {[&] {
+                                                     if (vjpUnderTestIsReal) {
+                                                         grads = vjp(model, tokens, deltas);
+                                                         return;
+                                                     }
+                                                     for (const Matrix<T>& delta : deltas) {
+                                                         pollCancel(request);
+                                                         grads.push_back(
+                                                             substitute(model, tokens, delta));
+                                                     }
+                                                 },
+                                                 [&] { tangents = jvp(model, tokens, dirs); }};
+    if constexpr (single) {
+        passes.push_back([&] { gradsHigh = vjp(reference, x, deltasD); });
+        passes.push_back([&] { tangentsHigh = jvp(reference, x, dirsD); });
+        if (!vjpUnderTestIsReal) passes.push_back([&] { realGrads = vjp(model, tokens, deltas); });
+    }
+    forEachItem(request, long(passes.size()), 3.0 * sampleWork * double(samples * passes.size()),
+                [&](long i) { passes[std::size_t(i)](); });
     for (const Matrix<T>& g : grads)
         if (g.rows() != n || g.cols() != d)
             throw InputError("gradient: the reverse pass returned a " + std::to_string(g.rows()) +
                              " x " + std::to_string(g.cols()) + " matrix, expected " +
                              std::to_string(n) + " x " + std::to_string(d));
-    const std::vector<Matrix<T>> tangents = jvp(model, tokens, dirs);
+
+    // The identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ in T, relative to Σ|J·u|·|δ| and Σ|u|·|Jᵀδ|.
     std::vector<T> lhsDots(count), rhsDots(count), identityScales(count), relative(count);
     for (std::size_t s = 0; s < count; ++s) {
         lhsDots[s] = dot(tangents[s], deltas[s]);
@@ -265,14 +287,9 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         report.verdict = identityWorst == T(0) ? Verdict::Holds : Verdict::Fails;
         report.witness = identityWitness;
     } else {
-        const Model<double> reference(scenario.model, scenario.d());
-        const Eigen::MatrixXd x = toDoubleMatrix(tokens);
-        std::vector<Eigen::MatrixXd> deltasD, dirsD, gradsD;
-        for (int s = 0; s < samples; ++s) {
-            deltasD.push_back(toDoubleMatrix(deltas[std::size_t(s)]));
-            dirsD.push_back(toDoubleMatrix(dirs[std::size_t(s)]));
-            gradsD.push_back(toDoubleMatrix(grads[std::size_t(s)]));
-        }
+        std::vector<Eigen::MatrixXd> gradsD;
+        for (const Matrix<T>& g : grads)
+            gradsD.push_back(toDoubleMatrix(g));
         FiniteDifferences fd{reference, x, request};
         for (const LayerSpec& layer : scenario.model.layers)
             fd.kinks = fd.kinks || layer.ffn || layer.mixer.kind == MixerSpec::Kind::SoftmaxLike;
@@ -295,20 +312,17 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         // float32: the rounding of the reverse pass and of the JVP, measured by running the
         // real ones in float32 and in float64 (relative to the same scales as the comparisons).
         double rounding = 0;
-        if constexpr (std::is_same_v<T, float>) {
-            pollCancel(request);
-            const std::vector<Matrix<T>> lows =
-                vjpUnderTestIsReal ? grads : vjp(model, tokens, deltas);
-            const std::vector<Eigen::MatrixXd> highs = vjp(reference, x, deltasD),
-                                               tangentsHigh = jvp(reference, x, dirsD);
+        if constexpr (single) {
+            const std::vector<Matrix<T>>& lows = vjpUnderTestIsReal ? grads : realGrads;
             for (std::size_t s = 0; s < count; ++s) {
                 const Eigen::MatrixXd low = toDoubleMatrix(lows[s]);
-                const double size = highs[s].cwiseAbs().maxCoeff();
+                const double size = gradsHigh[s].cwiseAbs().maxCoeff();
                 if (size > 0)
-                    rounding = std::max(rounding, (low - highs[s]).cwiseAbs().maxCoeff() / size);
+                    rounding =
+                        std::max(rounding, (low - gradsHigh[s]).cwiseAbs().maxCoeff() / size);
                 const double lhsHigh = tangentsHigh[s].cwiseProduct(deltasD[s]).sum();
                 const double lhsError = std::abs(double(lhsDots[s]) - lhsHigh);
-                const double rhsError = std::abs(dirsD[s].cwiseProduct(low - highs[s]).sum());
+                const double rhsError = std::abs(dirsD[s].cwiseProduct(low - gradsHigh[s]).sum());
                 if (identityScales[s] > 0)
                     rounding =
                         std::max(rounding, (lhsError + rhsError) / double(identityScales[s]));
@@ -316,7 +330,6 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
             report.checked["float32_rounding"] = rounding;
         }
         const double unit = std::numeric_limits<T>::epsilon() / 2;
-        constexpr bool single = std::is_same_v<T, float>;
         const double tol =
             single ? kFloorTol + 2 * rounding : std::max(kFloorTol, 16 * unit * double(depth));
         rule << "relative error |VJP - finite difference| / max|gradient| (per sample) and "
