@@ -233,13 +233,16 @@ Matrix<T> layerTangent(const Model<T>& model, std::size_t index, const LayerCach
     return dy;
 }
 
-// About how many multiply-adds `count` passes through a layer with these intermediates cost.
-template <class T>
-double passWork(const LayerCache<T>& cache, Eigen::Index n, std::size_t count) {
-    double perPass = 0;
+// Replaces each of `values` by `pass` of it through one layer (a reverse or forward-mode pass
+// with that layer's intermediates), the values spread over the threads.
+template <class T, class Pass>
+void throughLayer(const LayerCache<T>& cache, std::vector<Matrix<T>>& values, Pass&& pass) {
+    double work = 0; // multiply-adds: about three n x n products per head and value
     for (const HeadCache<T>& hc : cache.heads)
-        perPass += 3.0 * double(n) * double(n) * double(hc.q.cols() + hc.v.cols());
-    return perPass * double(count);
+        work += 3.0 * double(hc.q.rows()) * double(hc.q.rows()) * double(hc.q.cols() + hc.v.cols());
+    kernels::parallelFor(
+        long(values.size()), [&](long k) { values[std::size_t(k)] = pass(values[std::size_t(k)]); },
+        work * double(values.size()));
 }
 
 // The input of every layer, from the forward's own trace.
@@ -269,13 +272,8 @@ std::vector<Matrix<T>> vjp(const Model<T>& model, const Matrix<T>& tokens,
     std::vector<Matrix<T>> grads = deltas;
     for (std::size_t i = model.layerCount(); i-- > 0;) {
         const LayerCache<T> cache = recompute(model, i, inputs[i], offset);
-        kernels::parallelFor(
-            long(grads.size()),
-            [&](long k) {
-                grads[std::size_t(k)] =
-                    layerBackward(model, i, cache, grads[std::size_t(k)], offset);
-            },
-            passWork(cache, tokens.rows(), grads.size()));
+        throughLayer(cache, grads,
+                     [&](const Matrix<T>& g) { return layerBackward(model, i, cache, g, offset); });
     }
     return grads;
 }
@@ -297,13 +295,8 @@ std::vector<Matrix<T>> jvp(const Model<T>& model, const Matrix<T>& tokens,
     std::vector<Matrix<T>> tangents = directions;
     for (std::size_t i = 0; i < model.layerCount(); ++i) {
         const LayerCache<T> cache = recompute(model, i, inputs[i], offset);
-        kernels::parallelFor(
-            long(tangents.size()),
-            [&](long k) {
-                tangents[std::size_t(k)] =
-                    layerTangent(model, i, cache, tangents[std::size_t(k)], offset);
-            },
-            passWork(cache, tokens.rows(), tangents.size()));
+        throughLayer(cache, tangents,
+                     [&](const Matrix<T>& t) { return layerTangent(model, i, cache, t, offset); });
     }
     return tangents;
 }

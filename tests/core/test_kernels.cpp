@@ -51,6 +51,16 @@ Matrix<T> data(int rows, int cols, std::uint64_t seed) {
     return MatrixSpec::random(seed).materialize<T>(rows, cols);
 }
 
+/// A layer of two heads with random Q, K and V weights (seeds 5, 6, 7).
+LayerSpec twoHeadLayer() {
+    LayerSpec layer;
+    layer.heads = 2;
+    layer.wq = MatrixSpec::random(5);
+    layer.wk = MatrixSpec::random(6);
+    layer.wv = MatrixSpec::random(7);
+    return layer;
+}
+
 template <class T>
 Matrix<T> aliBias(int n, double slope, bool causal) {
     Matrix<T> b(n, n);
@@ -267,11 +277,7 @@ private slots:
         QFETCH(int, positional);
         ModelSpec spec;
         spec.positional.kind = PositionalSpec::Kind(positional);
-        LayerSpec layer;
-        layer.heads = 2;
-        layer.wq = MatrixSpec::random(5);
-        layer.wk = MatrixSpec::random(6);
-        layer.wv = MatrixSpec::random(7);
+        LayerSpec layer = twoHeadLayer();
         layer.mask = MaskSpec::causalWindow(7);
         spec.layers = {layer, layer};
         spec.layers[1].mask = MaskSpec::custom(customCells(41));
@@ -290,11 +296,7 @@ private slots:
         // reads; those rows must be exactly what the full forward gives.
         ModelSpec spec;
         spec.positional.kind = PositionalSpec::Kind::Rope;
-        LayerSpec layer;
-        layer.heads = 2;
-        layer.wq = MatrixSpec::random(5);
-        layer.wk = MatrixSpec::random(6);
-        layer.wv = MatrixSpec::random(7);
+        LayerSpec layer = twoHeadLayer();
         layer.wo = MatrixSpec::random(8);
         layer.residual = true;
         layer.mask = MaskSpec::causal();
