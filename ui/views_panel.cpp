@@ -80,7 +80,7 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     depLayout->setRowStretch(0, 1);
 
     tabs_->addTab(maps, "Side by side");
-    tabs_->addTab(dep, "Dependency (locality)");
+    tabs_->addTab(dep, "Dependencies");
     warnings_->setWordWrap(true);
     warnings_->setStyleSheet("color: #b35806;");
     warnings_->hide();
@@ -230,7 +230,8 @@ void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
         dependency_->setMatrix({}, "run the locality check to measure dependencies");
         bound_->setMatrix({});
         dependencySummary_->setText("The locality check perturbs each input token and records "
-                                    "which outputs change; it appears here once it has run.");
+                                    "which outputs change; it appears here once it has run (as "
+                                    "does the map a failing causality check measures).");
         return;
     }
     dependency_->setMatrix(boolRowsView(report->details["dependency_map"]));

@@ -260,7 +260,8 @@ public:
                 PropertyReport pairs;
                 reportViolations(pairs, dep, setup.depth, [](auto si, auto ti) { return ti > si; });
                 report.checked["perturbed_tokens"] = s.n();
-                report.details = {{"dependency_map", boolRows(dep.map)}};
+                report.details = {{"dependency_map", boolRows(dep.map)},
+                                  {"bound_map", boolRows(boundMap(s))}};
                 if (pairs.verdict == Verdict::Fails) {
                     report.witness = pairs.witness;
                     report.shrunkWitness = pairs.shrunkWitness;

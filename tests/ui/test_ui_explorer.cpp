@@ -179,6 +179,10 @@ private slots:
         QCOMPARE(dependency->matrix().values(0, 1), 1.0); // window(1) twice: token 1 reaches 0
         QCOMPARE(dependency->matrix().values(0, 3), 0.0);
         QCOMPARE(dependency->highlightCount(), 1);
+        const HeatmapView* bound = w.views()->allViews().at(10); // and the masks' reachability
+        QCOMPARE(bound->matrix().values.rows(), 150);
+        QCOMPARE(bound->matrix().values(0, 2), 1.0);
+        QCOMPARE(bound->matrix().values(0, 3), 0.0);
     }
 
     void presetsMenuOpensEveryBuiltin() {
