@@ -11,13 +11,61 @@ namespace attnlab {
 
 namespace {
 
+// How much one output row moved between two evaluations: the largest |Δ| over its columns,
+// where, and the row's magnitude before and after. Its tolerance scales with the row's own
+// magnitude, not the largest value anywhere: the rows of a raw mixer can differ by orders of
+// magnitude, and a global scale would hide real dependencies of the small ones. (A row whose
+// inputs did not change is recomputed by the same arithmetic, so rounding alone never moves it.)
+template <class T>
+struct RowChange {
+    T largest = T(0), magnitude = T(0);
+    Eigen::Index column = 0;
+    T before = T(0), after = T(0);
+
+    RowChange() = default;
+    RowChange(const Matrix<T>& was, const Matrix<T>& is, Eigen::Index row) {
+        for (Eigen::Index c = 0; c < was.cols(); ++c) {
+            const T delta = absolute<T>(T(is(row, c) - was(row, c)));
+            magnitude = std::max({magnitude, absolute<T>(was(row, c)), absolute<T>(is(row, c))});
+            if (c == 0 || delta > largest) {
+                largest = delta;
+                column = c;
+                before = was(row, c);
+                after = is(row, c);
+            }
+        }
+    }
+    T tolerance(long depth) const { return attnlab::tolerance<T>(magnitude, depth); }
+    bool exceeds(long depth) const { return largest > tolerance(depth); }
+    /// Beyond its tolerance where `other` is not, or further beyond (or less within) it.
+    bool worseThan(const RowChange& other, long depth) const {
+        if (exceeds(depth) != other.exceeds(depth)) return exceeds(depth);
+        const T mine = tolerance(depth), theirs = other.tolerance(depth);
+        if (mine > T(0) && theirs > T(0)) return largest / mine > other.largest / theirs;
+        return largest > other.largest;
+    }
+    /// Settles `report` on this change at entry (row, col), against this row's tolerance.
+    void settleReport(PropertyReport& report, Eigen::Index row, Eigen::Index col,
+                      long depth) const {
+        Deviation<T> d;
+        d.largest = largest;
+        d.magnitude = magnitude;
+        d.row = row;
+        d.col = col;
+        settle(report, d, depth);
+        if (!report.exact)
+            report.toleranceRule +=
+                " (largest |value|: of the output row compared, before and after)";
+    }
+};
+
 template <class T>
 struct Dependencies {
-    BoolMatrix map;          // D[s][t]
-    Matrix<T> change;        // largest |Δ f(X)[s]| when token t changes
-    Eigen::MatrixXi column;  // where that change was largest
-    Matrix<T> before, after; // values at that entry
-    Deviation<T> overall;    // magnitudes, for the tolerance
+    BoolMatrix map;                                 // D[s][t]
+    std::vector<std::vector<RowChange<T>>> changes; // [t][s]: output s when token t changes
+    const RowChange<T>& at(Eigen::Index s, Eigen::Index t) const {
+        return changes[std::size_t(t)][std::size_t(s)];
+    }
 };
 
 // A generic perturbation of token t (the k-th of its kind), of the size of the inputs.
@@ -41,39 +89,26 @@ Dependencies<T> measure(const CheckSetup<T>& setup, const CheckRequest& request)
     const Matrix<T>& x = setup.tokens;
     const auto n = x.rows();
     const Matrix<T> fx = setup.output(x);
-    const auto w = fx.cols();
     const T scale = perturbationScale(x);
     Dependencies<T> dep{BoolMatrix::Constant(n, n, false),
-                        Matrix<T>::Zero(n, n),
-                        Eigen::MatrixXi::Zero(n, n),
-                        Matrix<T>::Zero(n, n),
-                        Matrix<T>::Zero(n, n),
-                        {}};
-    std::vector<Deviation<T>> overall(
-        static_cast<std::size_t>(n)); // per token: merged after the sweep
-    // One task per token t, writing column t only.
+                        std::vector<std::vector<RowChange<T>>>(static_cast<std::size_t>(n))};
+    // One task per token t, writing changes[t] and column t of the map only.
     setup.forEachForward(request, long(n), [&](long t) {
+        std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
+        column.resize(std::size_t(n));
         for (int k = 0; k < 2; ++k) { // two generic perturbations, so no change cancels by chance
             Matrix<T> xp = x;
             perturbToken(xp, t, k, scale);
             const Matrix<T> fp = setup.output(xp);
-            overall[std::size_t(t)].merge(compareMatrices<T>(fp, fx));
-            for (Eigen::Index s = 0; s < n; ++s)
-                for (Eigen::Index c = 0; c < w; ++c) {
-                    const T delta = absolute<T>(fp(s, c) - fx(s, c));
-                    if (delta > dep.change(s, t)) {
-                        dep.change(s, t) = delta;
-                        dep.column(s, t) = int(c);
-                        dep.before(s, t) = fx(s, c);
-                        dep.after(s, t) = fp(s, c);
-                    }
-                }
+            for (Eigen::Index s = 0; s < n; ++s) {
+                const RowChange<T> change(fx, fp, s);
+                if (k == 0 || change.worseThan(column[std::size_t(s)], setup.depth))
+                    column[std::size_t(s)] = change;
+            }
         }
+        for (Eigen::Index s = 0; s < n; ++s)
+            dep.map(s, t) = column[std::size_t(s)].exceeds(setup.depth);
     });
-    for (const Deviation<T>& d : overall)
-        dep.overall.merge(d);
-    const T tol = tolerance<T>(dep.overall.magnitude, setup.depth);
-    dep.map = dep.change.array() > tol;
     return dep;
 }
 
@@ -82,11 +117,9 @@ Dependencies<T> measure(const CheckSetup<T>& setup, const CheckRequest& request)
 // map's 2n, which it needs only to name a witness pair once this finds a violation.
 template <class T>
 struct SuffixSweep {
-    Deviation<T> moved;         // largest |Δ f(X)[s, c]| over s < m, every m; at (s, c)
-    Eigen::Index boundary = -1; // the m it was found at
-    T before = T(0), after = T(0);
-    T tolerance = T(0);
-    bool violated() const { return moved.largest > tolerance; }
+    RowChange<T> moved;         // the worst change of an output s < m, over every m
+    Eigen::Index row = -1;      // that s
+    Eigen::Index boundary = -1; // that m
 };
 
 template <class T>
@@ -95,38 +128,28 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
     const auto n = x.rows();
     const Matrix<T> fx = setup.output(x);
     const T scale = perturbationScale(x);
-    struct Found {
-        Deviation<T> moved;
-        T before = T(0), after = T(0);
-    };
-    std::vector<Found> found(static_cast<std::size_t>(n)); // per boundary m
+    std::vector<SuffixSweep<T>> found(static_cast<std::size_t>(n)); // per boundary m
     setup.forEachForward(request, long(n) - 1, [&](long task) {
         const Eigen::Index m = task + 1;
         Matrix<T> xp = x;
         for (Eigen::Index t = m; t < n; ++t)
             perturbToken(xp, t, int(m % 2), scale);
         const Matrix<T> fp = setup.firstRows(xp, m); // only the rows that must not move
-        Found& f = found[std::size_t(m)];
-        f.moved = compareMatrices<T>(fp, Matrix<T>(fx.topRows(m)));
-        if (f.moved.row >= 0) {
-            f.before = fx(f.moved.row, f.moved.col);
-            f.after = fp(f.moved.row, f.moved.col);
+        SuffixSweep<T>& f = found[std::size_t(m)];
+        f.boundary = m;
+        for (Eigen::Index s = 0; s < m; ++s) {
+            const RowChange<T> change(fx, fp, s);
+            if (f.row < 0 || change.worseThan(f.moved, setup.depth)) {
+                f.moved = change;
+                f.row = s;
+            }
         }
     });
     SuffixSweep<T> sweep;
-    Deviation<T> overall = compareMatrices<T>(fx, fx); // the magnitude of f(X)
     for (Eigen::Index m = 1; m < n; ++m) {
-        const Found& f = found[std::size_t(m)];
-        overall.merge(f.moved);
-        if (sweep.boundary < 0 || f.moved.largest > sweep.moved.largest) {
-            sweep.moved = f.moved;
-            sweep.boundary = m;
-            sweep.before = f.before;
-            sweep.after = f.after;
-        }
+        const SuffixSweep<T>& f = found[std::size_t(m)];
+        if (sweep.row < 0 || f.moved.worseThan(sweep.moved, setup.depth)) sweep = f;
     }
-    sweep.moved.magnitude = overall.magnitude;
-    sweep.tolerance = tolerance<T>(overall.magnitude, setup.depth);
     return sweep;
 }
 
@@ -155,36 +178,37 @@ nlohmann::json boolRows(const BoolMatrix& m) {
     return rows;
 }
 
-// The largest change over the pairs `violates(s, t)` selects, as a report deviation and witness.
+// The worst change over the pairs `violates(s, t)` selects, as a report deviation and witness.
 template <class T, class Pred>
 void reportViolations(PropertyReport& report, const Dependencies<T>& dep, long depth,
                       Pred violates) {
-    Deviation<T> worst;
-    worst.magnitude = dep.overall.magnitude;
-    std::optional<std::pair<Eigen::Index, Eigen::Index>> nearest; // smallest |s - t| violation
+    std::optional<std::pair<Eigen::Index, Eigen::Index>> worst,
+        nearest; // nearest: smallest |s - t|
     for (Eigen::Index s = 0; s < dep.map.rows(); ++s)
         for (Eigen::Index t = 0; t < dep.map.cols(); ++t) {
             if (!violates(s, t)) continue;
-            if (worst.row < 0 || dep.change(s, t) > worst.largest) {
-                worst.largest = dep.change(s, t);
-                worst.row = s;
-                worst.col = t;
-            }
+            if (!worst || dep.at(s, t).worseThan(dep.at(worst->first, worst->second), depth))
+                worst = {s, t};
             if (dep.map(s, t) &&
                 (!nearest || std::abs(s - t) < std::abs(nearest->first - nearest->second)))
                 nearest = {s, t};
         }
-    settle(report, worst, depth);
+    if (!worst) { // nothing could violate (e.g. one token): nothing moved
+        RowChange<T>().settleReport(report, 0, 0, depth);
+        return;
+    }
+    dep.at(worst->first, worst->second).settleReport(report, worst->first, worst->second, depth);
     auto witness = [&](Eigen::Index s, Eigen::Index t) {
+        const RowChange<T>& c = dep.at(s, t);
         return nlohmann::json{{"output_row", s},
                               {"input_token", t},
                               {"distance", std::abs(s - t)},
-                              {"column", dep.column(s, t)},
-                              {"before", scalarJson<T>(dep.before(s, t))},
-                              {"after_perturbing_token", scalarJson<T>(dep.after(s, t))}};
+                              {"column", c.column},
+                              {"before", scalarJson<T>(c.before)},
+                              {"after_perturbing_token", scalarJson<T>(c.after)}};
     };
     if (report.verdict == Verdict::Fails) {
-        report.witness = witness(worst.row, worst.col);
+        report.witness = witness(worst->first, worst->second);
         if (nearest) report.shrunkWitness = witness(nearest->first, nearest->second);
     }
 }
@@ -253,8 +277,8 @@ public:
             PropertyReport report;
             report.name = name();
             report.checked = {{"perturbed_suffixes", std::max(0, s.n() - 1)}};
-            settle(report, sweep.moved, setup.depth);
-            if (sweep.violated()) {
+            sweep.moved.settleReport(report, sweep.row, sweep.moved.column, setup.depth);
+            if (sweep.row >= 0 && sweep.moved.exceeds(setup.depth)) {
                 // Name the pairs: the per-token dependency map, as locality measures it.
                 const Dependencies<T> dep = measure(setup, request);
                 PropertyReport pairs;
@@ -266,11 +290,12 @@ public:
                     report.witness = pairs.witness;
                     report.shrunkWitness = pairs.shrunkWitness;
                 } else { // only the perturbed suffix together moves it
-                    report.witness = {{"output_row", sweep.moved.row},
-                                      {"perturbed_tokens_from", sweep.boundary},
-                                      {"column", sweep.moved.col},
-                                      {"before", scalarJson<T>(sweep.before)},
-                                      {"after_perturbing_suffix", scalarJson<T>(sweep.after)}};
+                    report.witness = {
+                        {"output_row", sweep.row},
+                        {"perturbed_tokens_from", sweep.boundary},
+                        {"column", sweep.moved.column},
+                        {"before", scalarJson<T>(sweep.moved.before)},
+                        {"after_perturbing_suffix", scalarJson<T>(sweep.moved.after)}};
                 }
             }
             // Blocked entries must carry weight exactly 0 (properties.md §2.4).

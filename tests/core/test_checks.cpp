@@ -200,6 +200,25 @@ private slots:
 #endif
     }
 
+    void dependenciesAreJudgedAtEachRowsScale() {
+        // Two raw window(1) layers in float32, one token a thousand times larger than the rest:
+        // the rows near it reach ~1e20 while the others stay near 1. Judged against the largest
+        // value anywhere, the small rows' real dependencies read as rounding and the measured
+        // radius fell to 1, a wrong locality claim; each row is judged at its own scale.
+        Scenario s = loadScenario("builtin:sliding-window");
+        s.precision = Precision::Float32;
+        Matrix<Rational> x = TokenSpec::random(8, s.d(), 3).materialize<Rational>();
+        x(7, 0) = Rational(1000);
+        x(7, 1) = Rational(-800);
+        s.tokens = TokenSpec::given(x);
+        const PropertyReport r = check(s, "locality");
+        QCOMPARE(r.verdict, Verdict::Holds);
+        QCOMPARE(r.details["bound_radius"], json(2));
+        QCOMPARE(r.details["measured_radius"], json(2));
+        QCOMPARE(r.details["within_bound"], json(true));
+        QCOMPARE(check(s, "locality", {{"radius", 1}}).verdict, Verdict::Fails);
+    }
+
     void logitSymmetry() {
         const PropertyReport holds = checkPreset("positional-counterexample", "logit-symmetry");
         QCOMPARE(holds.verdict, Verdict::Holds);
