@@ -125,9 +125,9 @@ void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& em
             axis->setTicker(automatic);
         }
     }
-    mask_ = {};
+    mask_ = {}; // a new matrix drops the old overlay (setMaskOverlay gives the new one)
     overlay_->setVisible(false);
-    fillCells();
+    fillMap();
     redrawHighlights();
 }
 
@@ -137,7 +137,7 @@ void HeatmapView::setMaskOverlay(const attnlab::BoolMatrix& mask) {
         mask.size() > 0 && !matrix_.pooled() && mask.rows() == v.rows() && mask.cols() == v.cols();
     mask_ = fits ? mask : attnlab::BoolMatrix();
     overlay_->setVisible(fits);
-    fillCells();
+    fillOverlay();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -146,37 +146,53 @@ std::pair<int, int> HeatmapView::pixelCells() const {
     return {std::max(area.height(), 16), std::max(area.width(), 16)};
 }
 
+namespace {
+
+/// Fills a colour map's cells with `values`, each cell standing for block x block tokens.
+void fill(QCPColorMap* map, const Eigen::MatrixXd& values, int rowBlock, int colBlock) {
+    auto* data = map->data();
+    data->setSize(int(values.cols()), int(values.rows()));
+    data->setRange(centres(values.cols(), colBlock), centres(values.rows(), rowBlock));
+    for (Eigen::Index i = 0; i < values.rows(); ++i)
+        for (Eigen::Index j = 0; j < values.cols(); ++j)
+            data->setCell(int(j), int(i), values(i, j));
+}
+
+} // namespace
+
 void HeatmapView::fillCells() {
+    fillMap();
+    fillOverlay();
+}
+
+void HeatmapView::fillMap() {
     const auto& v = matrix_.values;
     if (v.size() == 0) return;
     // At most one cell per pixel of the plot: drawing more would drop rows and columns when the
     // image is scaled down (a one-token band of a 2048² map vanishes), so they are max-pooled
     // here, keeping peaks of either sign, as the core pools maps above its view limit.
     const auto [maxRows, maxCols] = pixelCells();
-    const int bh = blockFor(v.rows(), maxRows), bw = blockFor(v.cols(), maxCols);
-    const bool pool = bw > 1 || bh > 1;
-    displayBlock_ = {bh, bw};
-    const Eigen::MatrixXd cells =
-        pool ? attnlab::kernels::maxPool<double>(v, maxRows, maxCols,
-                                                 attnlab::kernels::PoolBy::Magnitude)
-             : v;
-    const auto fill = [&](QCPColorMap* map, const Eigen::MatrixXd& values) {
-        auto* data = map->data();
-        data->setSize(int(values.cols()), int(values.rows()));
-        data->setRange(centres(values.cols(), matrix_.colBlock * bw),
-                       centres(values.rows(), matrix_.rowBlock * bh));
-        for (Eigen::Index i = 0; i < values.rows(); ++i)
-            for (Eigen::Index j = 0; j < values.cols(); ++j)
-                data->setCell(int(j), int(i), values(i, j));
-    };
-    fill(map_, cells);
+    displayBlock_ = {blockFor(v.rows(), maxRows), blockFor(v.cols(), maxCols)};
+    const auto [bh, bw] = displayBlock_;
+    fill(map_,
+         bh > 1 || bw > 1 ? attnlab::kernels::maxPool<double>(v, maxRows, maxCols,
+                                                              attnlab::kernels::PoolBy::Magnitude)
+                          : v,
+         matrix_.rowBlock * bh, matrix_.colBlock * bw);
+}
+
+void HeatmapView::fillOverlay() {
     if (mask_.size() == 0) return;
-    // Grey where every key of the cell is masked: 1 - max(allowed).
+    // At the map's cells; grey where every key of a cell is masked: 1 - max(allowed).
+    const auto [maxRows, maxCols] = pixelCells();
+    const auto [bh, bw] = displayBlock_;
     const Eigen::MatrixXd allowed = mask_.cast<double>();
     fill(overlay_,
-         pool ? Eigen::MatrixXd(
-                    1.0 - attnlab::kernels::maxPool<double>(allowed, maxRows, maxCols).array())
-              : Eigen::MatrixXd(1.0 - allowed.array()));
+         Eigen::MatrixXd(1.0 - (bh > 1 || bw > 1
+                                    ? attnlab::kernels::maxPool<double>(allowed, maxRows, maxCols)
+                                    : allowed)
+                                   .array()),
+         bh, bw);
 }
 
 void HeatmapView::setHighlights(const QList<QPoint>& cells) {

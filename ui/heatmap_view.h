@@ -43,6 +43,9 @@ protected:
 private:
     /// Fills the colour map (and the mask overlay) from matrix_, pooled to the plot's pixels.
     void fillCells();
+    void fillMap();
+    /// The overlay at the map's cells (fillMap first).
+    void fillOverlay();
     /// How many cells fit the plot: its pixel rows and columns (at least 16 each).
     std::pair<int, int> pixelCells() const;
     void showTooltip(QMouseEvent* event);

@@ -118,11 +118,12 @@ MainWindow::MainWindow(QWidget* parent)
             [this](int i, const attnlab::PropertyReport& r) {
                 properties_->setReport(i, r);
                 // The dependency page: locality's map; until locality has run, the map causality
-                // measures when it fails (to find its witness).
-                if (r.name == "locality" ||
-                    (r.name == "causality" && r.details.contains("dependency_map") &&
-                     !properties_->report("locality")))
+                // measures when it fails (to find its witness), or nothing once it holds.
+                if (r.name == "locality")
                     views_->setDependencyReport(&r);
+                else if (r.name == "causality" && !properties_->report("locality"))
+                    views_->setDependencyReport(r.details.contains("dependency_map") ? &r
+                                                                                     : nullptr);
             });
     connect(compute_, &ComputeService::checkFailed, properties_, &PropertyPanel::setFailed);
     connect(compute_, &ComputeService::checksFinished, properties_, &PropertyPanel::finish);

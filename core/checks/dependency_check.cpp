@@ -23,11 +23,12 @@ struct RowChange {
     T before = T(0), after = T(0);
 
     RowChange() = default;
-    RowChange(const Matrix<T>& was, const Matrix<T>& is, Eigen::Index row) {
+    RowChange(const Matrix<T>& was, const Matrix<T>& is, Eigen::Index row)
+        : before(was(row, 0)), after(is(row, 0)) {
         for (Eigen::Index c = 0; c < was.cols(); ++c) {
             const T delta = absolute<T>(T(is(row, c) - was(row, c)));
             magnitude = std::max({magnitude, absolute<T>(was(row, c)), absolute<T>(is(row, c))});
-            if (c == 0 || delta > largest) {
+            if (delta > largest) { // a NaN difference never hides a real one
                 largest = delta;
                 column = c;
                 before = was(row, c);

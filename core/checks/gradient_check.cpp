@@ -227,7 +227,11 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
         passes.push_back([&] { tangentsHigh = jvp(reference, x, dirsD); });
         if (!vjpUnderTestIsReal) passes.push_back([&] { realGrads = vjp(model, tokens, deltas); });
     }
-    forEachItem(request, long(passes.size()), 3.0 * sampleWork * double(samples * passes.size()),
+    // Side by side while there are at least as many passes as threads; with more threads, one
+    // after the other, each spreading its samples (a nested loop would run serially).
+    const bool sideBySide = long(passes.size()) >= kernels::availableThreads();
+    forEachItem(request, long(passes.size()),
+                sideBySide ? 3.0 * sampleWork * double(samples * passes.size()) : 0.0,
                 [&](long i) { passes[std::size_t(i)](); });
     for (const Matrix<T>& g : grads)
         if (g.rows() != n || g.cols() != d)

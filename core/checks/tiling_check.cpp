@@ -1,7 +1,8 @@
 // tiling (flash) equivalence and chunkwise scans: the output evaluated over key tiles of length b
 // (attention mixers) or in chunks of length b (ssm) equals the untiled / recurrent result, for
 // every divisor b of n and one ragged size. Exact in rational arithmetic; in floating point the
-// difference is rounding and is reported as such.
+// difference is rounding and is reported as such. In float modes the tiled side is the fused CPU
+// kernel with key blocks of b (what long sequences run on), the reference the dense path.
 #include "checks/check_factories.h"
 #include "checks/check_support.h"
 #include "error.h"

@@ -3,6 +3,8 @@
 
 #include "kernels/fused_attention.h"
 
+#include <algorithm>
+
 namespace attnlab::kernels {
 
 template <class T>
@@ -30,7 +32,7 @@ Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& posi
     }
     // A layer evaluated over key tiles of length b (flash-style) is the kernel with key blocks b.
     KernelTiles tiles;
-    if (layer.mixer.tile > 0) tiles.keyBlock = layer.mixer.tile;
+    if (layer.mixer.tile > 0) tiles.keyBlock = std::min(layer.mixer.tile, int(k.rows()));
     // Only the first rows needed: finer query blocks waste less past them (n = 256 causality
     // sweep: 128 -> 64 rows per block, 24 -> 22 ms).
     if (queryRows >= 0) tiles.queryBlock = 64;

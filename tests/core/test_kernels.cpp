@@ -291,6 +291,20 @@ private slots:
                 1e-5f * std::max(1.0f, kept.output.cwiseAbs().maxCoeff()));
     }
 
+    void aTileLongerThanTheSequenceIsOneTile() {
+        // tile may be up to 65536 whatever n is; the kernel's key block is clamped to n.
+        ModelSpec spec;
+        LayerSpec layer = twoHeadLayer();
+        layer.mask = MaskSpec::causal();
+        spec.layers = {layer};
+        ModelSpec tiled = spec;
+        tiled.layers[0].mixer.tile = 65536;
+        const Eigen::MatrixXd x = data<double>(12, 8, 4);
+        const Eigen::MatrixXd plain = Model<double>(spec, 8).forward(x, Maps::Drop).output;
+        const Eigen::MatrixXd once = Model<double>(tiled, 8).forward(x, Maps::Drop).output;
+        QVERIFY((plain - once).cwiseAbs().maxCoeff() < 1e-12);
+    }
+
     void firstOutputRowsEqualTheFullForward() {
         // Evaluation::outputRows lets the last layer skip query blocks past the rows a sweep
         // reads; those rows must be exactly what the full forward gives.

@@ -183,6 +183,14 @@ private slots:
         QCOMPARE(bound->matrix().values.rows(), 150);
         QCOMPARE(bound->matrix().values(0, 2), 1.0);
         QCOMPARE(bound->matrix().values(0, 3), 0.0);
+        // Made causal, causality holds and measures no map: the old one must not stay.
+        Scenario causal = w.document()->scenario();
+        for (LayerSpec& layer : causal.model.layers)
+            layer.mask = MaskSpec::causal();
+        QVERIFY(w.document()->editScenario(causal, "causal"));
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(w.properties()->report("causality")->verdict, Verdict::Holds);
+        QCOMPARE(dependency->matrix().values.size(), Eigen::Index(0));
     }
 
     void presetsMenuOpensEveryBuiltin() {
