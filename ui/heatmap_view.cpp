@@ -69,10 +69,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
     // Laid out at a new size (shown, resized): pool again if that changes how many cells fit.
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
-        const auto [maxRows, maxCols] = pixelCells();
-        const std::pair blocks{blockFor(matrix_.values.rows(), maxRows),
-                               blockFor(matrix_.values.cols(), maxCols)};
-        if (matrix_.values.size() > 0 && blocks != displayBlock_) fillCells();
+        if (matrix_.values.size() > 0 && pixelBlocks() != displayBlock_) fillCells();
     });
     applyPalette();
     setMatrix({});
@@ -160,6 +157,11 @@ void fill(QCPColorMap* map, const Eigen::MatrixXd& values, int rowBlock, int col
 
 } // namespace
 
+std::pair<int, int> HeatmapView::pixelBlocks() const {
+    const auto [maxRows, maxCols] = pixelCells();
+    return {blockFor(matrix_.values.rows(), maxRows), blockFor(matrix_.values.cols(), maxCols)};
+}
+
 void HeatmapView::fillCells() {
     fillMap();
     fillOverlay();
@@ -172,7 +174,7 @@ void HeatmapView::fillMap() {
     // image is scaled down (a one-token band of a 2048² map vanishes), so they are max-pooled
     // here, keeping peaks of either sign, as the core pools maps above its view limit.
     const auto [maxRows, maxCols] = pixelCells();
-    displayBlock_ = {blockFor(v.rows(), maxRows), blockFor(v.cols(), maxCols)};
+    displayBlock_ = pixelBlocks();
     const auto [bh, bw] = displayBlock_;
     fill(map_,
          bh > 1 || bw > 1 ? attnlab::kernels::maxPool<double>(v, maxRows, maxCols,

@@ -48,6 +48,8 @@ private:
     void fillOverlay();
     /// How many cells fit the plot: its pixel rows and columns (at least 16 each).
     std::pair<int, int> pixelCells() const;
+    /// How many rows and columns of matrix_ one drawn cell covers at that size.
+    std::pair<int, int> pixelBlocks() const;
     void showTooltip(QMouseEvent* event);
     void applyPalette();
     void redrawHighlights();

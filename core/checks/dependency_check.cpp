@@ -69,28 +69,31 @@ struct Dependencies {
     }
 };
 
-// A generic perturbation of token t (the k-th of its kind), of the size of the inputs.
+// What both sweeps perturb from: the tokens X, f(X), and how large a perturbation is.
 template <class T>
-void perturbToken(Matrix<T>& x, Eigen::Index t, int k, const T& scale) {
-    for (Eigen::Index j = 0; j < x.cols(); ++j)
-        x(t, j) += scale * (T(long(3 + 2 * k + j)) / T(long(7 + 5 * t + 3 * j + k)));
-}
+struct Baseline {
+    const Matrix<T>& x;
+    Matrix<T> fx;
+    T scale = T(1); // max(1, max |X|)
 
-// max(1, max |x|): how large a perturbation is.
-template <class T>
-T perturbationScale(const Matrix<T>& x) {
-    T scale = T(1);
-    for (Eigen::Index i = 0; i < x.size(); ++i)
-        scale = std::max<T>(scale, absolute<T>(x(i)));
-    return scale;
-}
+    explicit Baseline(const CheckSetup<T>& setup) : x(setup.tokens), fx(setup.output(x)) {
+        for (Eigen::Index i = 0; i < x.size(); ++i)
+            scale = std::max<T>(scale, absolute<T>(x(i)));
+    }
+    /// X with tokens [from, to) moved by a generic vector each (the k-th of its kind).
+    Matrix<T> perturbed(Eigen::Index from, Eigen::Index to, int k) const {
+        Matrix<T> xp = x;
+        for (Eigen::Index t = from; t < to; ++t)
+            for (Eigen::Index j = 0; j < x.cols(); ++j)
+                xp(t, j) += scale * (T(long(3 + 2 * k + j)) / T(long(7 + 5 * t + 3 * j + k)));
+        return xp;
+    }
+};
 
 template <class T>
 Dependencies<T> measure(const CheckSetup<T>& setup, const CheckRequest& request) {
-    const Matrix<T>& x = setup.tokens;
-    const auto n = x.rows();
-    const Matrix<T> fx = setup.output(x);
-    const T scale = perturbationScale(x);
+    const Baseline<T> base(setup);
+    const auto n = base.x.rows();
     Dependencies<T> dep{BoolMatrix::Constant(n, n, false),
                         std::vector<std::vector<RowChange<T>>>(static_cast<std::size_t>(n))};
     // One task per token t, writing changes[t] and column t of the map only.
@@ -98,11 +101,9 @@ Dependencies<T> measure(const CheckSetup<T>& setup, const CheckRequest& request)
         std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
         column.resize(std::size_t(n));
         for (int k = 0; k < 2; ++k) { // two generic perturbations, so no change cancels by chance
-            Matrix<T> xp = x;
-            perturbToken(xp, t, k, scale);
-            const Matrix<T> fp = setup.output(xp);
+            const Matrix<T> fp = setup.output(base.perturbed(t, t + 1, k));
             for (Eigen::Index s = 0; s < n; ++s) {
-                const RowChange<T> change(fx, fp, s);
+                const RowChange<T> change(base.fx, fp, s);
                 if (k == 0 || change.worseThan(column[std::size_t(s)], setup.depth))
                     column[std::size_t(s)] = change;
             }
@@ -125,21 +126,17 @@ struct SuffixSweep {
 
 template <class T>
 SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& request) {
-    const Matrix<T>& x = setup.tokens;
-    const auto n = x.rows();
-    const Matrix<T> fx = setup.output(x);
-    const T scale = perturbationScale(x);
+    const Baseline<T> base(setup);
+    const auto n = base.x.rows();
     std::vector<SuffixSweep<T>> found(static_cast<std::size_t>(n)); // per boundary m
     setup.forEachForward(request, long(n) - 1, [&](long task) {
         const Eigen::Index m = task + 1;
-        Matrix<T> xp = x;
-        for (Eigen::Index t = m; t < n; ++t)
-            perturbToken(xp, t, int(m % 2), scale);
-        const Matrix<T> fp = setup.firstRows(xp, m); // only the rows that must not move
+        // Only the rows that must not move are computed.
+        const Matrix<T> fp = setup.firstRows(base.perturbed(m, n, int(m % 2)), m);
         SuffixSweep<T>& f = found[std::size_t(m)];
         f.boundary = m;
         for (Eigen::Index s = 0; s < m; ++s) {
-            const RowChange<T> change(fx, fp, s);
+            const RowChange<T> change(base.fx, fp, s);
             if (f.row < 0 || change.worseThan(f.moved, setup.depth)) {
                 f.moved = change;
                 f.row = s;

@@ -242,8 +242,8 @@ void TestGradient::exactJvpIdentity() {
 }
 
 void TestGradient::batchedPassesEqualOneAtATime() {
-    // At n = 320 the batched passes run on the threads; each sample's pass is the same
-    // arithmetic as alone, so the results must be bit-for-bit those of one call per sample.
+    // Each sample's pass in a batch is the same arithmetic as alone (whether the batch spreads
+    // over threads or not), so the results must be bit-for-bit those of one call per sample.
     using K = MixerSpec::Kind;
     const ModelSpec spec{positional(PositionalSpec::Kind::Rope),
                          {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),

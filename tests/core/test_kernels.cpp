@@ -292,7 +292,8 @@ private slots:
     }
 
     void aTileLongerThanTheSequenceIsOneTile() {
-        // tile may be up to 65536 whatever n is; the kernel's key block is clamped to n.
+        // tile may be up to 65536 whatever n is: a tile longer than the sequence is one tile,
+        // the untiled result.
         ModelSpec spec;
         LayerSpec layer = twoHeadLayer();
         layer.mask = MaskSpec::causal();
