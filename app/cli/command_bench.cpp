@@ -106,21 +106,6 @@ Timing timeRuns(F&& f, int warmup, int repeat) {
     return {seconds[seconds.size() / 2], seconds.front(), cpu[cpu.size() / 2]};
 }
 
-// Allowed entries of the mask, counted tile by tile (no n x n matrix).
-long long allowedEntries(const MaskSpec& mask, int n) {
-    const int tile = 256;
-    const auto grid = kernels::classifyBlocks(mask, n, tile, tile);
-    long long total = 0;
-    for (int i = 0; i < grid.tileRows; ++i)
-        for (int j = 0; j < grid.tileCols; ++j) {
-            const int rows = std::min(tile, n - i * tile), cols = std::min(tile, n - j * tile);
-            if (grid.at(i, j) == kernels::TileKind::Full) total += (long long)rows * cols;
-            if (grid.at(i, j) == kernels::TileKind::Partial)
-                total += kernels::tileMask(mask, n, i * tile, rows, j * tile, cols).count();
-        }
-    return total;
-}
-
 template <class T>
 std::vector<Matrix<T>> inputs(const Case& c) {
     std::vector<Matrix<T>> qkv;
@@ -149,7 +134,7 @@ Matrix<double> float64Reference(const Case& c, const std::vector<Matrix<double>>
 }
 
 nlohmann::json caseJson(const Case& c, const Timing& t, const PeakRate& peak) {
-    const long long allowed = allowedEntries(parseMask(c.mask), c.n);
+    const long long allowed = kernels::allowedEntries(parseMask(c.mask), c.n);
     const double dense = 4.0 * double(c.n) * double(c.n) * c.d / 1e9;
     const double useful = 4.0 * double(allowed) * c.d / 1e9;
     return {{"n", c.n},

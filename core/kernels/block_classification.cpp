@@ -23,6 +23,20 @@ long BlockClassification::count(TileKind kind) const {
     return long(std::count(kinds.begin(), kinds.end(), kind));
 }
 
+long long allowedEntries(const MaskSpec& spec, int n) {
+    constexpr int tile = 256;
+    const BlockClassification grid = classifyBlocks(spec, n, tile, tile);
+    long long total = 0;
+    for (int i = 0; i < grid.tileRows; ++i)
+        for (int j = 0; j < grid.tileCols; ++j) {
+            const int rows = std::min(tile, n - i * tile), cols = std::min(tile, n - j * tile);
+            if (grid.at(i, j) == TileKind::Full) total += (long long)rows * cols;
+            if (grid.at(i, j) == TileKind::Partial)
+                total += tileMask(spec, n, i * tile, rows, j * tile, cols).count();
+        }
+    return total;
+}
+
 namespace {
 
 // A half-open rectangle of query rows [s0, s1) and key columns [t0, t1).

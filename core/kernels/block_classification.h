@@ -36,6 +36,10 @@ BlockClassification classifyBlocks(const MaskSpec& spec, int n, int rowTile, int
 /// The classification of an explicit boolean mask (brute force over every entry).
 BlockClassification classifyBlocks(const BoolMatrix& mask, int rowTile, int colTile);
 
+/// How many entries of `spec` over n tokens are allowed, counted tile by tile from the
+/// classification (full tiles whole, partial ones through their element mask): no n x n matrix.
+long long allowedEntries(const MaskSpec& spec, int n);
+
 /// The element mask of the tile [s0, s0 + rows) x [t0, t0 + cols) of `spec` over n tokens.
 /// Interval-shaped kinds (causal, window, causal_window, prefix, blocks, all, none) fill a row
 /// at a time; the others evaluate each entry.

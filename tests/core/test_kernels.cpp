@@ -160,6 +160,7 @@ private slots:
         QFETCH(MaskSpec, mask);
         QFETCH(int, n);
         const BoolMatrix cells = buildMask(mask, n);
+        QCOMPARE(allowedEntries(mask, n), (long long)cells.count());
         for (auto [rt, ct] : {std::pair{8, 8}, {16, 5}, {7, 13}, {1, 1}, {64, 256}}) {
             const BlockClassification fast = classifyBlocks(mask, n, rt, ct);
             const BlockClassification brute = classifyBlocks(cells, rt, ct);
@@ -184,6 +185,8 @@ private slots:
         const auto c = classifyBlocks(MaskSpec::window(128), 16384, t.queryBlock, t.keyBlock);
         QVERIFY(double(c.boundedEntries()) < 0.05 * 16384.0 * 16384.0);
         QVERIFY(c.count(TileKind::Empty) > 0.9 * double(c.kinds.size()));
+        // Counted without the 16384² matrix: every row's 2r + 1 keys, less those past the edges.
+        QCOMPARE(allowedEntries(MaskSpec::window(128), 16384), 16384LL * 257 - 128LL * 129);
     }
 
     void pooledMapKeepsPeaks() {
