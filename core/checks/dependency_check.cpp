@@ -221,120 +221,114 @@ std::string maskSummary(const Scenario& s) {
     return text;
 }
 
-class LocalityCheck : public PropertyCheck {
+class LocalityCheck : public TypedCheck<LocalityCheck> {
 public:
+    LocalityCheck() : TypedCheck({"radius"}) {}
     std::string name() const override { return "locality"; }
     std::string parameters() const override {
         return "radius [the bound the masks imply]; reports the measured radius and the map";
     }
-    PropertyReport run(const CheckRequest& request) const override {
-        expectParams(request, {"radius"});
-        return withScalar(request.scenario.precision, [&]<class T>() {
-            const Scenario& s = request.scenario;
-            const CheckSetup<T> setup(s);
-            const BoolMatrix bound = boundMap(s);
-            const int boundRadius = dependencyRadius(bound);
-            const long radius = integerParam(request, "radius", boundRadius, 0, s.n());
-            const Dependencies<T> dep = measure(setup, request);
-            const int measured = dependencyRadius(dep.map);
-            PropertyReport report;
-            report.name = name();
-            reportViolations(report, dep, setup.depth,
-                             [&](auto si, auto ti) { return std::abs(si - ti) > radius; });
-            report.checked = {{"perturbed_tokens", s.n()},
-                              {"perturbations_per_token", 2},
-                              {"claimed_radius", radius}};
-            report.details = {{"measured_radius", measured},
-                              {"bound_radius", boundRadius},
-                              {"claimed_radius", radius},
-                              {"bound_attained", (dep.map == bound).all()},
-                              {"within_bound", (dep.map <= bound).all()},
-                              {"dependency_map", boolRows(dep.map)},
-                              {"bound_map", boolRows(bound)}};
-            report.explanation = "measured dependency radius " + std::to_string(measured) +
-                                 "; the masks bound it by " + std::to_string(boundRadius) +
-                                 " (radii add through layers: " + maskSummary(s) + ")";
-            if (report.verdict == Verdict::Fails)
-                report.explanation += "; outputs read tokens further than the claimed radius " +
-                                      std::to_string(radius);
-            return report;
-        });
+    template <class T>
+    PropertyReport runTyped(const CheckRequest& request) const {
+        const Scenario& s = request.scenario;
+        const CheckSetup<T> setup(s);
+        const BoolMatrix bound = boundMap(s);
+        const int boundRadius = dependencyRadius(bound);
+        const long radius = integerParam(request, "radius", boundRadius, 0, s.n());
+        const Dependencies<T> dep = measure(setup, request);
+        const int measured = dependencyRadius(dep.map);
+        PropertyReport report;
+        report.name = name();
+        reportViolations(report, dep, setup.depth,
+                         [&](auto si, auto ti) { return std::abs(si - ti) > radius; });
+        report.checked = {{"perturbed_tokens", s.n()},
+                          {"perturbations_per_token", 2},
+                          {"claimed_radius", radius}};
+        report.details = {{"measured_radius", measured},
+                          {"bound_radius", boundRadius},
+                          {"claimed_radius", radius},
+                          {"bound_attained", (dep.map == bound).all()},
+                          {"within_bound", (dep.map <= bound).all()},
+                          {"dependency_map", boolRows(dep.map)},
+                          {"bound_map", boolRows(bound)}};
+        report.explanation = "measured dependency radius " + std::to_string(measured) +
+                             "; the masks bound it by " + std::to_string(boundRadius) +
+                             " (radii add through layers: " + maskSummary(s) + ")";
+        if (report.verdict == Verdict::Fails)
+            report.explanation +=
+                "; outputs read tokens further than the claimed radius " + std::to_string(radius);
+        return report;
     }
 };
 
-class CausalityCheck : public PropertyCheck {
+class CausalityCheck : public TypedCheck<CausalityCheck> {
 public:
     std::string name() const override { return "causality"; }
     std::string parameters() const override { return "(none)"; }
-    PropertyReport run(const CheckRequest& request) const override {
-        expectParams(request, {});
-        return withScalar(request.scenario.precision, [&]<class T>() {
-            const Scenario& s = request.scenario;
-            const CheckSetup<T> setup(s);
-            const SuffixSweep<T> sweep = sweepSuffixes(setup, request);
-            PropertyReport report;
-            report.name = name();
-            report.checked = {{"perturbed_suffixes", std::max(0, s.n() - 1)}};
-            sweep.moved.settleReport(report, sweep.row, sweep.moved.column, setup.depth);
-            if (sweep.row >= 0 && sweep.moved.exceeds(setup.depth)) {
-                // Name the pairs: the per-token dependency map, as locality measures it.
-                const Dependencies<T> dep = measure(setup, request);
-                PropertyReport pairs;
-                reportViolations(pairs, dep, setup.depth, [](auto si, auto ti) { return ti > si; });
-                report.checked["perturbed_tokens"] = s.n();
-                report.details = {{"dependency_map", boolRows(dep.map)},
-                                  {"bound_map", boolRows(boundMap(s))}};
-                if (pairs.verdict == Verdict::Fails) {
-                    report.witness = pairs.witness;
-                    report.shrunkWitness = pairs.shrunkWitness;
-                } else { // only the perturbed suffix together moves it
-                    report.witness = {
-                        {"output_row", sweep.row},
-                        {"perturbed_tokens_from", sweep.boundary},
-                        {"column", sweep.moved.column},
-                        {"before", scalarJson<T>(sweep.moved.before)},
-                        {"after_perturbing_suffix", scalarJson<T>(sweep.moved.after)}};
-                }
+    template <class T>
+    PropertyReport runTyped(const CheckRequest& request) const {
+        const Scenario& s = request.scenario;
+        const CheckSetup<T> setup(s);
+        const SuffixSweep<T> sweep = sweepSuffixes(setup, request);
+        PropertyReport report;
+        report.name = name();
+        report.checked = {{"perturbed_suffixes", std::max(0, s.n() - 1)}};
+        sweep.moved.settleReport(report, sweep.row, sweep.moved.column, setup.depth);
+        if (sweep.row >= 0 && sweep.moved.exceeds(setup.depth)) {
+            // Name the pairs: the per-token dependency map, as locality measures it.
+            const Dependencies<T> dep = measure(setup, request);
+            PropertyReport pairs;
+            reportViolations(pairs, dep, setup.depth, [](auto si, auto ti) { return ti > si; });
+            report.checked["perturbed_tokens"] = s.n();
+            report.details = {{"dependency_map", boolRows(dep.map)},
+                              {"bound_map", boolRows(boundMap(s))}};
+            if (pairs.verdict == Verdict::Fails) {
+                report.witness = pairs.witness;
+                report.shrunkWitness = pairs.shrunkWitness;
+            } else { // only the perturbed suffix together moves it
+                report.witness = {{"output_row", sweep.row},
+                                  {"perturbed_tokens_from", sweep.boundary},
+                                  {"column", sweep.moved.column},
+                                  {"before", scalarJson<T>(sweep.moved.before)},
+                                  {"after_perturbing_suffix", scalarJson<T>(sweep.moved.after)}};
             }
-            // Blocked entries must carry weight exactly 0 (properties.md §2.4).
-            const Trace<T> trace = setup.model.forward(setup.tokens);
-            long nonzeroBlocked = 0;
-            std::vector<std::string> open;
-            for (std::size_t l = 0; l < s.model.layers.size(); ++l) {
-                const LayerSpec& layer = s.model.layers[l];
-                const bool ssm = layer.mixer.kind == MixerSpec::Kind::Ssm;
-                const BoolMatrix mask =
-                    ssm ? buildMask(layer.mixer.bidirectional ? MaskSpec::all()
-                                                              : MaskSpec::causal(),
-                                    s.n())
-                        : buildMask(layer.mask, s.n());
-                for (const auto& head : trace.layers[l].heads)
-                    for (Eigen::Index i = 0; i < mask.rows(); ++i)
-                        for (Eigen::Index j = 0; j < mask.cols(); ++j)
-                            if (!mask(i, j) && head.weights(i, j) != T(0)) ++nonzeroBlocked;
-                bool future = false;
+        }
+        // Blocked entries must carry weight exactly 0 (properties.md §2.4).
+        const Trace<T> trace = setup.model.forward(setup.tokens);
+        long nonzeroBlocked = 0;
+        std::vector<std::string> open;
+        for (std::size_t l = 0; l < s.model.layers.size(); ++l) {
+            const LayerSpec& layer = s.model.layers[l];
+            const bool ssm = layer.mixer.kind == MixerSpec::Kind::Ssm;
+            const BoolMatrix mask =
+                ssm ? buildMask(layer.mixer.bidirectional ? MaskSpec::all() : MaskSpec::causal(),
+                                s.n())
+                    : buildMask(layer.mask, s.n());
+            for (const auto& head : trace.layers[l].heads)
                 for (Eigen::Index i = 0; i < mask.rows(); ++i)
-                    future = future || mask.row(i).tail(mask.cols() - i - 1).any();
-                if (future)
-                    open.push_back("layer " + std::to_string(l) + " (" +
-                                   (ssm ? layer.mixer.describe() : layer.mask.describe()) +
-                                   ") lets a query see later tokens");
-            }
-            if (nonzeroBlocked > 0) report.verdict = Verdict::Fails;
-            report.checked["blocked_weights_nonzero"] = nonzeroBlocked;
-            std::string why;
-            for (const auto& o : open)
-                why += (why.empty() ? "" : "; ") + o;
-            if (report.verdict == Verdict::Holds)
-                report.explanation =
-                    why.empty()
-                        ? "every layer is causal: output s depends only on tokens t <= s, "
-                          "and blocked weights are exactly 0"
-                        : "no output depends on a later token on these inputs, although " + why;
-            else
-                report.explanation = why.empty() ? "an output depends on a later token" : why;
-            return report;
-        });
+                    for (Eigen::Index j = 0; j < mask.cols(); ++j)
+                        if (!mask(i, j) && head.weights(i, j) != T(0)) ++nonzeroBlocked;
+            bool future = false;
+            for (Eigen::Index i = 0; i < mask.rows(); ++i)
+                future = future || mask.row(i).tail(mask.cols() - i - 1).any();
+            if (future)
+                open.push_back("layer " + std::to_string(l) + " (" +
+                               (ssm ? layer.mixer.describe() : layer.mask.describe()) +
+                               ") lets a query see later tokens");
+        }
+        if (nonzeroBlocked > 0) report.verdict = Verdict::Fails;
+        report.checked["blocked_weights_nonzero"] = nonzeroBlocked;
+        std::string why;
+        for (const auto& o : open)
+            why += (why.empty() ? "" : "; ") + o;
+        if (report.verdict == Verdict::Holds)
+            report.explanation =
+                why.empty() ? "every layer is causal: output s depends only on tokens t <= s, "
+                              "and blocked weights are exactly 0"
+                            : "no output depends on a later token on these inputs, although " + why;
+        else
+            report.explanation = why.empty() ? "an output depends on a later token" : why;
+        return report;
     }
 };
 
