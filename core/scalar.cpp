@@ -1,10 +1,13 @@
-// Rational parsing/printing and the refusals of exact mode.
+// Rational parsing, printing and rounding to double, and the refusals of exact mode.
 #include "scalar.h"
 
 #include "error.h"
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -115,7 +118,38 @@ std::string rationalText(const Rational& q) {
     return q.get_str(10);
 }
 
+namespace {
+
+// The magnitude of z when it fits in one 64-bit limb.
+std::optional<std::uint64_t> smallMagnitude(mpz_srcptr z) {
+    if (GMP_LIMB_BITS != 64 || mpz_size(z) > 1) return std::nullopt;
+    return std::uint64_t(mpz_getlimbn(z, 0));
+}
+
+// The nearest double by one division in long double, when that decides it: p and q below 2^64
+// are exact in a 64-bit significand, so p/q is rounded once; every midpoint between two doubles
+// is representable there too, so rounding that quotient to double gives q's nearest double
+// unless the quotient is itself such a midpoint (then nullopt: the caller decides).
+std::optional<double> nearestByDivision(const Rational& q) {
+    if constexpr (std::numeric_limits<long double>::digits < 64) return std::nullopt;
+    const auto p = smallMagnitude(q.get_num_mpz_t()), d = smallMagnitude(q.get_den_mpz_t());
+    if (!p || !d) return std::nullopt;
+    const long double quotient = static_cast<long double>(*p) / static_cast<long double>(*d);
+    const double nearest = static_cast<double>(quotient);
+    if (!std::isfinite(nearest)) return std::nullopt;
+    if (static_cast<long double>(nearest) != quotient) {
+        const double beyond = std::nextafter(nearest, quotient > nearest ? HUGE_VAL : -HUGE_VAL);
+        const long double midpoint =
+            (static_cast<long double>(nearest) + static_cast<long double>(beyond)) / 2;
+        if (quotient == midpoint) return std::nullopt;
+    }
+    return sgn(q) < 0 ? -nearest : nearest;
+}
+
+} // namespace
+
 double toDouble(const Rational& q) {
+    if (const auto fast = nearestByDivision(q)) return *fast;
     // mpq_get_d truncates; the nearest double is found by correcting toward q.
     double d = q.get_d();
     if (d == 0.0 && q != 0) return d;

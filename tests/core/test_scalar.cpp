@@ -153,6 +153,48 @@ private slots:
             }
     }
 
+    // Numerators and denominators up to 2^64 (the division fast path) and past it, with
+    // constructed midpoints between two doubles: the result is never further from q than either
+    // neighbouring double. Decimals of random doubles convert back to those doubles.
+    void toDoubleNearestForWideParts() {
+        auto nearest = [](const Rational& q, double d) {
+            const Rational error = abs(Rational(d) - q);
+            for (double side : {HUGE_VAL, -HUGE_VAL}) {
+                const double neighbour = std::nextafter(d, side);
+                if (std::isfinite(neighbour) && abs(Rational(neighbour) - q) < error) return false;
+            }
+            return true;
+        };
+        std::vector<Rational> cases;
+        const mpz_class two64 = mpz_class(1) << 64, two53 = mpz_class(1) << 53;
+        for (const mpz_class& midpoint :
+             std::vector<mpz_class>{two53 + 1, two53 * 3 + 2, mpz_class(two53 + 1) << 10})
+            cases.emplace_back(midpoint); // midpoints between consecutive doubles
+        cases.emplace_back(two64 - 1, mpz_class(3));
+        cases.emplace_back(mpz_class(1), two64 - 1);
+        cases.emplace_back(two64 + 1, mpz_class(7)); // past one limb: the GMP path
+        std::mt19937_64 random(11);
+        for (int i = 0; i < 20000; ++i) {
+            const int bits = 1 + int(random() % 64);
+            const mpz_class p(static_cast<unsigned long>(random() >> (64 - bits)));
+            const mpz_class q(static_cast<unsigned long>((random() >> (random() % 64)) | 1));
+            cases.emplace_back(i % 2 ? mpz_class(-p) : p, q);
+        }
+        for (Rational& q : cases) {
+            q.canonicalize();
+            const double d = attnlab::toDouble(q);
+            if (!nearest(q, d))
+                QFAIL(qPrintable(QString("toDouble(%1) = %2 is not the nearest double")
+                                     .arg(QString::fromStdString(q.get_str()))
+                                     .arg(d, 0, 'g', 17)));
+        }
+        for (int i = 0; i < 20000; ++i) {
+            const double x =
+                std::ldexp(double(random() >> 11), -int(random() % 120)) * (i % 2 ? -1.0 : 1.0);
+            QCOMPARE(attnlab::toDouble(attnlab::decimalRational(x)), x);
+        }
+    }
+
     void exactRefusesTranscendentals_data() {
         QTest::addColumn<int>("which");
         QTest::addColumn<QString>("needs");
