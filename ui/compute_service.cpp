@@ -26,21 +26,21 @@ std::vector<attnlab::CheckSpec> ComputeService::panelChecks(const attnlab::Scena
 }
 
 void ComputeService::request(const ExplorerState& state) {
-    schedule(state, false);
+    schedule(std::make_shared<const ExplorerState>(state), false);
 }
 
 void ComputeService::runAllChecks() {
-    schedule(last_, true);
+    if (last_) schedule(last_, true);
 }
 
-void ComputeService::schedule(const ExplorerState& state, bool allChecks) {
+void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks) {
     last_ = state;
     if (cancelled_) *cancelled_ = true;
     cancelled_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++generation_;
     busy_ = true;
-    pool_.start([this, generation, state, allChecks, cancelled = cancelled_] {
-        if (generation == generation_) run(generation, state, allChecks, cancelled);
+    pool_.start([this, generation, state = std::move(state), allChecks, cancelled = cancelled_] {
+        if (generation == generation_) run(generation, *state, allChecks, cancelled);
     });
 }
 
@@ -63,7 +63,7 @@ void ComputeService::post(quint64 generation, F&& deliver) {
 }
 
 void ComputeService::run(quint64 generation, const ExplorerState& state, bool allChecks,
-                         std::shared_ptr<std::atomic<bool>> cancelled) {
+                         const std::shared_ptr<std::atomic<bool>>& cancelled) {
     try {
         auto views = std::make_shared<const attnlab::SideBySide>(
             attnlab::compareSides(state.scenario, state.transform));

@@ -47,9 +47,9 @@ signals:
     void idle();
 
 private:
-    void schedule(const ExplorerState& state, bool allChecks);
+    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks);
     void run(quint64 generation, const ExplorerState& state, bool allChecks,
-             std::shared_ptr<std::atomic<bool>> cancelled);
+             const std::shared_ptr<std::atomic<bool>>& cancelled);
     /// Runs `deliver` on the GUI thread if `generation` is still the newest.
     template <class F>
     void post(quint64 generation, F&& deliver);
@@ -58,5 +58,6 @@ private:
     std::atomic<quint64> generation_{0};
     std::shared_ptr<std::atomic<bool>> cancelled_;
     bool busy_ = false;
-    ExplorerState last_;
+    std::shared_ptr<const ExplorerState>
+        last_; // the newest request's state, shared with its worker
 };

@@ -79,6 +79,7 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     tree_->setRootIsDecorated(false);
     tree_->setAlternatingRowColors(true);
     tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tree_->setUniformRowHeights(true); // one line per property: no per-row height on each verdict
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     details_->setOpenLinks(false);
     auto* progressRow = new QHBoxLayout;
@@ -142,7 +143,7 @@ void PropertyPanel::setReport(int index, const PropertyReport& r) {
     item->setText(Mode, r.exact ? "exact" : "float");
     item->setToolTip(Name, QString::fromStdString(r.explanation));
     item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
-    progress_->setValue(progress_->value() + 1);
+    advanceProgress();
     if (item->isSelected()) showSelected();
 }
 
@@ -152,8 +153,16 @@ void PropertyPanel::setFailed(int index, const QString& message) {
     item->setText(VerdictCol, "error");
     item->setToolTip(VerdictCol, message);
     item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
-    progress_->setValue(progress_->value() + 1);
+    advanceProgress();
     status_->setText(item->text(Name) + ": " + message);
+}
+
+void PropertyPanel::advanceProgress() {
+    // QProgressBar::setValue repaints at once, which costs the GUI thread a paint per verdict
+    // while the checks still run; an update request (queued, merged) is enough.
+    progress_->setUpdatesEnabled(false);
+    progress_->setValue(progress_->value() + 1);
+    progress_->setUpdatesEnabled(true); // schedules the update
 }
 
 void PropertyPanel::finish(bool cancelled) {

@@ -49,6 +49,7 @@ signals:
 
 private:
     void showSelected();
+    void advanceProgress();
 
     QTreeWidget* tree_;
     QTextBrowser* details_;

@@ -1,15 +1,15 @@
 // Token table adapter.
 #include "token_table_model.h"
 
-void TokenTableModel::setValues(const attnlab::Matrix<attnlab::Rational>& values) {
+void TokenTableModel::setValues(attnlab::Matrix<attnlab::Rational> values) {
     if (values.rows() == values_.rows() && values.cols() == values_.cols()) {
-        values_ = values;
+        values_ = std::move(values);
         if (values_.size() > 0)
             emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
         return;
     }
     beginResetModel();
-    values_ = values;
+    values_ = std::move(values);
     endResetModel();
 }
 

@@ -13,7 +13,7 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     /// Shows `values` (exact) as the table.
-    void setValues(const attnlab::Matrix<attnlab::Rational>& values);
+    void setValues(attnlab::Matrix<attnlab::Rational> values);
     const attnlab::Matrix<attnlab::Rational>& values() const { return values_; }
     /// Header labels: rows `row0, row1, ...`, columns `col0, ...` (tokens: "x" and "d").
     void setHeaderPrefixes(const QString& row, const QString& col) {

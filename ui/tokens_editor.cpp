@@ -128,7 +128,7 @@ void TokensEditor::refresh() {
         const Matrix<double> x = s.tokens.materialize<double>();
         values = x.unaryExpr([](double v) { return attnlab::decimalRational(v); });
     }
-    model_->setValues(values);
+    model_->setValues(std::move(values));
     source_->setText(
         QString("%1 tokens × %2 features: %3").arg(s.n()).arg(s.d()).arg(describe(s.tokens)));
     rows_->setValue(s.n());
