@@ -3,6 +3,7 @@
 //    has delivered the new views and every automatic verdict;
 //  - a heatmap update at n = 4096: pooling a 4096 x 4096 map to the view limit and redrawing it.
 // Prints the median and minimum of each over --repeat runs after --warmup, as JSON.
+#include "allocator_tuning.h"
 #include "compute_service.h"
 #include "heatmap_view.h"
 #include "main_window.h"
@@ -52,6 +53,7 @@ Scenario scenarioAt(int n) {
 } // namespace
 
 int main(int argc, char** argv) {
+    attnlab::keepFreedMemoryForReuse(); // as the explorer does
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
     auto option = [&](const QString& name, int fallback) {

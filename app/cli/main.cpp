@@ -1,5 +1,6 @@
 // attnlab-cli: the headless face of the AttnLab core (cli.md). Dispatches to a subcommand and
 // turns errors into messages and exit statuses (2 for bad input or usage).
+#include "allocator_tuning.h"
 #include "arguments.h"
 #include "commands.h"
 
@@ -36,6 +37,7 @@ void printMainHelp(std::ostream& out) {
 } // namespace
 
 int main(int argc, char** argv) {
+    attnlab::keepFreedMemoryForReuse();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         printMainHelp(std::cerr);

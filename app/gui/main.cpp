@@ -2,6 +2,7 @@
 // builtin:NAME) given as the first argument.
 #include "main_window.h"
 
+#include "allocator_tuning.h"
 #include "compute_service.h"
 
 #include <QApplication>
@@ -9,6 +10,7 @@
 #include <QTimer>
 
 int main(int argc, char** argv) {
+    attnlab::keepFreedMemoryForReuse();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("AttnLab");
     QApplication::setApplicationName("AttnLab");

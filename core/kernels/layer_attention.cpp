@@ -7,6 +7,10 @@
 
 namespace attnlab::kernels {
 
+namespace {
+constexpr int kShortSequence = 512; // up to this many keys, key blocks of 64
+} // namespace
+
 template <class T>
 Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& positional,
                               const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
@@ -31,8 +35,15 @@ Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& posi
                 DistanceBias{double(alibiSlope<T>(positional, int(h), heads)), positional.causal};
     }
     // A layer evaluated over key tiles of length b (flash-style) is the kernel with key blocks b.
+    // Short sequences take key blocks of 64: less waste on a causal diagonal (n = 256 causality
+    // sweep, one thread: 41 -> 29 ms), the same blocks whether all rows are computed or only the
+    // first (a sweep compares them bit for bit).
     KernelTiles tiles;
-    if (layer.mixer.tile > 0) tiles.keyBlock = std::min(layer.mixer.tile, int(k.rows()));
+    const int n = int(k.rows());
+    if (layer.mixer.tile > 0)
+        tiles.keyBlock = std::min(layer.mixer.tile, n);
+    else if (n <= kShortSequence)
+        tiles.keyBlock = 64;
     // Only the first rows needed: finer query blocks waste less past them (n = 256 causality
     // sweep: 128 -> 64 rows per block, 24 -> 22 ms).
     if (queryRows >= 0) tiles.queryBlock = 64;
