@@ -25,8 +25,8 @@ std::vector<attnlab::CheckSpec> ComputeService::panelChecks(const attnlab::Scena
     return checks;
 }
 
-void ComputeService::request(const ExplorerState& state) {
-    schedule(std::make_shared<const ExplorerState>(state), false);
+void ComputeService::request(std::shared_ptr<const ExplorerState> state) {
+    schedule(std::move(state), false);
 }
 
 void ComputeService::runAllChecks() {

@@ -20,7 +20,7 @@ public:
     ~ComputeService() override;
 
     /// Schedules views and verdicts for `state`, superseding any earlier request.
-    void request(const ExplorerState& state);
+    void request(std::shared_ptr<const ExplorerState> state);
     /// Stops the verdicts of the current request (views already delivered stay).
     void cancelChecks();
     /// The checks the panel shows for a scenario: its own (with their parameters) first, then

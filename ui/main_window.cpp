@@ -106,7 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
         updateTitle();
         if (auto warning = attnlab::exactCostWarning(document_->scenario()))
             statusBar()->showMessage(QString::fromStdString(*warning), 10000);
-        compute_->request(document_->state());
+        compute_->request(document_->sharedState());
     });
     connect(document_, &ScenarioDocument::refused, this, &MainWindow::showError);
     connect(document_, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);

@@ -28,41 +28,43 @@ void validateState(const ExplorerState& s) {
 
 class StateCommand : public QUndoCommand {
 public:
-    StateCommand(ScenarioDocument* doc, ExplorerState before, ExplorerState after,
-                 const QString& what)
+    StateCommand(ScenarioDocument* doc, std::shared_ptr<const ExplorerState> before,
+                 std::shared_ptr<const ExplorerState> after, const QString& what)
         : QUndoCommand(what), doc_(doc), before_(std::move(before)), after_(std::move(after)) {}
     void undo() override { doc_->setCurrent(before_); }
     void redo() override { doc_->setCurrent(after_); }
 
 private:
     ScenarioDocument* doc_;
-    ExplorerState before_, after_;
+    std::shared_ptr<const ExplorerState> before_, after_;
 };
 
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent) {
-    state_.scenario = attnlab::loadScenario(std::string("builtin:") + attnlab::kDefaultPreset);
+    state_ = std::make_shared<const ExplorerState>(ExplorerState{
+        attnlab::loadScenario(std::string("builtin:") + attnlab::kDefaultPreset), {}});
 }
 
-bool ScenarioDocument::edit(const ExplorerState& next, const QString& what) {
-    if (next == state_) return true;
+bool ScenarioDocument::edit(ExplorerState next, const QString& what) {
+    if (next == *state_) return true;
     try {
         validateState(next);
     } catch (const std::exception& e) {
         emit refused(QString::fromStdString(e.what()));
         return false;
     }
-    undo_.push(new StateCommand(this, state_, next, what));
+    undo_.push(new StateCommand(this, state_,
+                                std::make_shared<const ExplorerState>(std::move(next)), what));
     return true;
 }
 
-bool ScenarioDocument::editScenario(const attnlab::Scenario& next, const QString& what) {
-    return edit({next, state_.transform}, what);
+bool ScenarioDocument::editScenario(attnlab::Scenario next, const QString& what) {
+    return edit({std::move(next), state_->transform}, what);
 }
 
 void ScenarioDocument::reset(const attnlab::Scenario& scenario, const QString& filePath,
                              bool modified) {
     undo_.clear();
-    state_ = {scenario, {}};
+    state_ = std::make_shared<const ExplorerState>(ExplorerState{scenario, {}});
     if (filePath_ != filePath) {
         filePath_ = filePath;
         emit filePathChanged(filePath_);
@@ -85,7 +87,7 @@ bool ScenarioDocument::open(const QString& source) {
 
 bool ScenarioDocument::saveAs(const QString& path) {
     try {
-        attnlab::saveScenarioFile(state_.scenario, path.toStdString());
+        attnlab::saveScenarioFile(state_->scenario, path.toStdString());
     } catch (const std::exception& e) {
         emit refused(QString::fromStdString(e.what()));
         return false;
@@ -98,7 +100,7 @@ bool ScenarioDocument::saveAs(const QString& path) {
     return true;
 }
 
-void ScenarioDocument::setCurrent(const ExplorerState& state) {
-    state_ = state;
+void ScenarioDocument::setCurrent(std::shared_ptr<const ExplorerState> state) {
+    state_ = std::move(state);
     emit changed();
 }

@@ -10,6 +10,8 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <memory>
+
 struct ExplorerState {
     attnlab::Scenario scenario;
     attnlab::Transform transform;
@@ -25,14 +27,17 @@ class ScenarioDocument : public QObject {
 public:
     explicit ScenarioDocument(QObject* parent = nullptr);
 
-    const ExplorerState& state() const { return state_; }
-    const attnlab::Scenario& scenario() const { return state_.scenario; }
-    const attnlab::Transform& transform() const { return state_.transform; }
+    const ExplorerState& state() const { return *state_; }
+    /// The current state itself, immutable: the undo history and the worker share it, so an
+    /// edit copies the scenario (and its rational tokens) once.
+    std::shared_ptr<const ExplorerState> sharedState() const { return state_; }
+    const attnlab::Scenario& scenario() const { return state_->scenario; }
+    const attnlab::Transform& transform() const { return state_->transform; }
 
     /// Validates `next` and, when it differs, makes it current as one undoable step called
     /// `what`. Returns false and emits `refused` with the reason when it is invalid.
-    bool edit(const ExplorerState& next, const QString& what);
-    bool editScenario(const attnlab::Scenario& next, const QString& what);
+    bool edit(ExplorerState next, const QString& what);
+    bool editScenario(attnlab::Scenario next, const QString& what);
 
     /// Replaces everything (open, preset, new): clears the undo history.
     void reset(const attnlab::Scenario& scenario, const QString& filePath, bool modified = false);
@@ -54,9 +59,9 @@ signals:
 
 private:
     friend class StateCommand;
-    void setCurrent(const ExplorerState& state);
+    void setCurrent(std::shared_ptr<const ExplorerState> state);
 
-    ExplorerState state_;
+    std::shared_ptr<const ExplorerState> state_;
     QString filePath_;
     QUndoStack undo_;
 };
