@@ -85,6 +85,37 @@ Trace<T> Model<T>::forward(const Matrix<T>& tokens, Maps maps, long extraOffset)
 template <class T>
 std::vector<Trace<T>> Model<T>::forwardBatch(const std::vector<Matrix<T>>& batch, Maps maps,
                                              const Evaluation& how) const {
+    return run(batch, maps, how, nullptr, nullptr);
+}
+
+template <class T>
+bool Model<T>::reusesBlocks() const {
+    for (const LayerSpec& layer : spec_.layers)
+        if (!kernels::fusedLayerApplies<T>(layer)) return false;
+    return computesOnCpu(backend_);
+}
+
+template <class T>
+ForwardRecord<T> Model<T>::record(const Matrix<T>& tokens) const {
+    Evaluation how;
+    how.outputRows = int(tokens.rows()); // every row, in forwardFrom's query blocks
+    ForwardRecord<T> kept;
+    kept.output = std::move(run({tokens}, Maps::Drop, how, &kept, nullptr).front().output);
+    return kept;
+}
+
+template <class T>
+Matrix<T> Model<T>::forwardFrom(const ForwardRecord<T>& base, const Matrix<T>& tokens,
+                                int rows) const {
+    Evaluation how;
+    how.outputRows = rows;
+    return run({tokens}, Maps::Drop, how, nullptr, &base).front().output.topRows(rows);
+}
+
+template <class T>
+std::vector<Trace<T>> Model<T>::run(const std::vector<Matrix<T>>& batch, Maps maps,
+                                    const Evaluation& how, ForwardRecord<T>* keep,
+                                    const ForwardRecord<T>* from) const {
     const long offset = spec_.positional.offset + how.extraOffset;
     PositionalSpec positional = spec_.positional;
     positional.offset = offset;
@@ -100,7 +131,7 @@ std::vector<Trace<T>> Model<T>::forwardBatch(const std::vector<Matrix<T>>& batch
         xs.push_back(traces[b].input);
     }
     for (std::size_t i = 0; i < spec_.layers.size(); ++i)
-        xs = applyLayer(i, xs, traces, maps, offset, how);
+        xs = applyLayer(i, xs, traces, maps, offset, how, keep, from);
     for (std::size_t b = 0; b < batch.size(); ++b)
         traces[b].output = std::move(xs[b]);
     return traces;
@@ -155,15 +186,27 @@ Matrix<T> rowParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
     return out;
 }
 
+// Which rows of x differ from those of `was` (all when the shapes differ; NaN counts as changed).
+template <class T>
+std::vector<bool> changedRows(const Matrix<T>& x, const Matrix<T>& was) {
+    std::vector<bool> changed(std::size_t(x.rows()), true);
+    if (x.rows() == was.rows() && x.cols() == was.cols())
+        for (Eigen::Index r = 0; r < x.rows(); ++r)
+            changed[std::size_t(r)] = (x.row(r).array() != was.row(r).array()).any();
+    return changed;
+}
+
 } // namespace
 
 template <class T>
 std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector<Matrix<T>>& xs,
                                             std::vector<Trace<T>>& traces, Maps maps, long offset,
-                                            const Evaluation& how) const {
+                                            const Evaluation& how, ForwardRecord<T>* keep,
+                                            const ForwardRecord<T>* from) const {
     const LayerSpec& layer = spec_.layers[index];
     const Weights& w = weights_[index];
     const Matrix<T> x = stackRows(xs);
+    if (keep) keep->inputs.push_back(x);
     Matrix<T> h = x;
     if (w.ffn)
         h = columnParallel(x, *w.ffn, how.parts).unaryExpr([](const T& e) { return relu(e); });
@@ -194,10 +237,14 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         if constexpr (std::is_floating_point_v<T>) {
             if (fused) {
                 const bool last = index + 1 == spec_.layers.size();
+                std::optional<kernels::LayerReuse<T>> reuse;
+                if (from && xs.size() == 1)
+                    reuse.emplace(kernels::LayerReuse<T>{from->attention.at(index),
+                                                         changedRows(x, from->inputs.at(index))});
                 concat.middleRows(start, n) = kernels::fusedLayerAttention<T>(
                     layer, pos, q.middleRows(start, n), k.middleRows(start, n),
                     v.middleRows(start, n), offset, allMasked,
-                    last && how.outputRows > 0 ? how.outputRows : -1);
+                    last && how.outputRows > 0 ? how.outputRows : -1, reuse ? &*reuse : nullptr);
                 noteBackend(traces[b], layerTraces[b], index, 0, "cpu", "");
             }
         }
@@ -232,6 +279,7 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
                                          " has no allowed key (all-masked row)");
         start += n;
     }
+    if (keep) keep->attention.push_back(concat);
     Matrix<T> y = w.wo ? rowParallel(concat, *w.wo, how.parts) : concat;
     if (layer.residual) y += x;
     std::vector<Matrix<T>> ys;

@@ -31,6 +31,14 @@ struct Evaluation {
     int outputRows = 0;
 };
 
+/// A forward pass kept for sweeps that change a few token rows at a time (Model::forwardFrom):
+/// every layer's input and its heads' concatenated attention output, and f(X).
+template <class T>
+struct ForwardRecord {
+    std::vector<Matrix<T>> inputs, attention;
+    Matrix<T> output;
+};
+
 /// A layer's weights materialised in scalar type T.
 template <class T>
 struct LayerWeights {
@@ -56,6 +64,17 @@ public:
     std::vector<Trace<T>> forwardBatch(const std::vector<Matrix<T>>& batch, Maps maps,
                                        const Evaluation& how = {}) const;
 
+    /// Whether forwardFrom can take blocks from a record: every layer runs on the fused CPU
+    /// kernel (float or double, no ssm mixer, the CPU backend).
+    bool reusesBlocks() const;
+    /// f(tokens), kept for forwardFrom; its last layer is blocked as forwardFrom's is.
+    ForwardRecord<T> record(const Matrix<T>& tokens) const;
+    /// The first `rows` rows of f(tokens), for tokens as long as the recorded ones that differ
+    /// from them in a few rows (perturbation sweeps): each layer computes its projections again
+    /// but, of its attention, only the query blocks whose query rows or read keys changed; the
+    /// others are the record's, bit for bit what they would be. Requires reusesBlocks().
+    Matrix<T> forwardFrom(const ForwardRecord<T>& base, const Matrix<T>& tokens, int rows) const;
+
     const ModelSpec& spec() const { return spec_; }
     int inputWidth() const { return d_; }
     int outputWidth() const;
@@ -64,9 +83,13 @@ public:
 
 private:
     using Weights = LayerWeights<T>;
+    /// forwardBatch, keeping what a record holds in `keep` or reusing the blocks of `from`.
+    std::vector<Trace<T>> run(const std::vector<Matrix<T>>& batch, Maps maps, const Evaluation& how,
+                              ForwardRecord<T>* keep, const ForwardRecord<T>* from) const;
     std::vector<Matrix<T>> applyLayer(std::size_t index, const std::vector<Matrix<T>>& xs,
                                       std::vector<Trace<T>>& traces, Maps maps, long offset,
-                                      const Evaluation& how) const;
+                                      const Evaluation& how, ForwardRecord<T>* keep,
+                                      const ForwardRecord<T>* from) const;
 
     ModelSpec spec_;
     int d_;

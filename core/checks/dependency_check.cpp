@@ -69,16 +69,27 @@ struct Dependencies {
     }
 };
 
-// What both sweeps perturb from: the tokens X, f(X), and how large a perturbation is.
+// What both sweeps perturb from: the tokens X, f(X), and how large a perturbation is. Where
+// the model allows it, f(X) is kept as a record, and each perturbed forward computes only the
+// attention blocks its changed rows reach (Model::forwardFrom); the others are the record's.
 template <class T>
 struct Baseline {
+    const CheckSetup<T>& setup;
     const Matrix<T>& x;
+    std::optional<ForwardRecord<T>> record;
     Matrix<T> fx;
     T scale = T(1); // max(1, max |X|)
 
-    explicit Baseline(const CheckSetup<T>& setup) : x(setup.tokens), fx(setup.output(x)) {
+    explicit Baseline(const CheckSetup<T>& s) : setup(s), x(s.tokens) {
+        if (setup.model.reusesBlocks()) record = setup.model.record(x);
+        fx = record ? record->output : setup.output(x);
         for (Eigen::Index i = 0; i < x.size(); ++i)
             scale = std::max<T>(scale, absolute<T>(x(i)));
+    }
+    /// The first `rows` rows of f(xp), for xp that differs from X in a few rows.
+    Matrix<T> outputRows(const Matrix<T>& xp, Eigen::Index rows) const {
+        if (record) return setup.model.forwardFrom(*record, xp, int(rows));
+        return rows == x.rows() ? setup.output(xp) : setup.firstRows(xp, rows);
     }
     /// X with tokens [from, to) moved by a generic vector each (the k-th of its kind).
     Matrix<T> perturbed(Eigen::Index from, Eigen::Index to, int k) const {
@@ -101,7 +112,7 @@ Dependencies<T> measure(const CheckSetup<T>& setup, const CheckRequest& request)
         std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
         column.resize(std::size_t(n));
         for (int k = 0; k < 2; ++k) { // two generic perturbations, so no change cancels by chance
-            const Matrix<T> fp = setup.output(base.perturbed(t, t + 1, k));
+            const Matrix<T> fp = base.outputRows(base.perturbed(t, t + 1, k), n);
             for (Eigen::Index s = 0; s < n; ++s) {
                 const RowChange<T> change(base.fx, fp, s);
                 if (k == 0 || change.worseThan(column[std::size_t(s)], setup.depth))
@@ -132,7 +143,7 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
     setup.forEachForward(request, long(n) - 1, [&](long task) {
         const Eigen::Index m = task + 1;
         // Only the rows that must not move are computed.
-        const Matrix<T> fp = setup.firstRows(base.perturbed(m, n, int(m % 2)), m);
+        const Matrix<T> fp = base.outputRows(base.perturbed(m, n, int(m % 2)), m);
         SuffixSweep<T>& f = found[std::size_t(m)];
         f.boundary = m;
         for (Eigen::Index s = 0; s < m; ++s) {

@@ -57,9 +57,30 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
 } // namespace
 
 template <class T>
+BlockReuse<T>::BlockReuse(std::vector<Matrix<T>> outputs, const std::vector<bool>& changedRows)
+    : outputs_(std::move(outputs)), changedBefore_(changedRows.size() + 1, 0) {
+    for (std::size_t r = 0; r < changedRows.size(); ++r)
+        changedBefore_[r + 1] = changedBefore_[r] + (changedRows[r] ? 1 : 0);
+}
+
+template <class T>
+bool BlockReuse<T>::recomputes(const BlockClassification& grid, int block) const {
+    const long n = long(changedBefore_.size()) - 1;
+    if (n != grid.n) return true; // another sequence: nothing to take
+    const long s0 = long(block) * grid.rowTile;
+    if (anyChanged(s0, std::min(n, s0 + grid.rowTile))) return true;
+    for (int kb = 0; kb < grid.tileCols; ++kb) {
+        const long t0 = long(kb) * grid.colTile;
+        if (grid.at(block, kb) != TileKind::Empty && anyChanged(t0, std::min(n, t0 + grid.colTile)))
+            return true;
+    }
+    return false;
+}
+
+template <class T>
 FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
                               const std::vector<HeadInputs<T>>& heads, KernelTiles tiles,
-                              int queryRows) {
+                              int queryRows, const BlockReuse<T>* reuse) {
     if (mixer.kind == MixerSpec::Kind::Ssm)
         throw InputError("the fused kernel takes softmax, softmax_like or raw, not ssm");
     FusedResult<T> result;
@@ -71,34 +92,40 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     const BlockClassification grid = classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
     const Job<T> job{mixer.kind, mixerScale<T>(mixer, int(heads.front().q->cols())), mask, grid};
     const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
-    for (const HeadInputs<T>& h : heads)
-        result.outputs.push_back(firstRowsOnly ? Matrix<T>::Zero(n, h.v->cols())
-                                               : Matrix<T>(n, h.v->cols()));
-    BoolColumn seen = BoolColumn::Constant(n, false);
+    for (std::size_t h = 0; h < heads.size(); ++h)
+        result.outputs.push_back(reuse           ? reuse->output(h)
+                                 : firstRowsOnly ? Matrix<T>::Zero(n, heads[h].v->cols())
+                                                 : Matrix<T>(n, heads[h].v->cols()));
     const long blocks =
         firstRowsOnly ? (queryRows + grid.rowTile - 1) / grid.rowTile : grid.tileRows;
-    const int covered = firstRowsOnly ? queryRows : n;
+    std::vector<int> computed; // the longest causal rows first
+    for (long block = blocks - 1; block >= 0; --block)
+        if (!reuse || reuse->recomputes(grid, int(block))) computed.push_back(int(block));
+    const auto count = long(computed.size());
+    BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
-                        double(heads.front().q->cols() + heads.front().v->cols());
+                        double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /
+                        double(std::max(1L, blocks));
     parallelFor(
-        long(heads.size()) * blocks,
+        long(heads.size()) * count,
         [&](long task) {
-            const auto head = std::size_t(task / blocks);
-            const int block = int(blocks - 1 - task % blocks); // the longest causal rows first
-            attendQueryBlock<T>(job, heads[head], block, result.outputs[head],
-                                head == 0 ? &seen : nullptr);
+            const auto head = std::size_t(task / count);
+            attendQueryBlock<T>(job, heads[head], computed[std::size_t(task % count)],
+                                result.outputs[head], head == 0 ? &seen : nullptr);
         },
         work);
-    for (int s = 0; s < covered; ++s)
+    for (int s = 0; s < (firstRowsOnly ? queryRows : n); ++s)
         if (!seen(s)) result.allMaskedRows.push_back(s);
     return result;
 }
 
+template class BlockReuse<float>;
+template class BlockReuse<double>;
 template FusedResult<float> fusedAttention<float>(const MixerSpec&, const MaskSpec&,
                                                   const std::vector<HeadInputs<float>>&,
-                                                  KernelTiles, int);
+                                                  KernelTiles, int, const BlockReuse<float>*);
 template FusedResult<double> fusedAttention<double>(const MixerSpec&, const MaskSpec&,
                                                     const std::vector<HeadInputs<double>>&,
-                                                    KernelTiles, int);
+                                                    KernelTiles, int, const BlockReuse<double>*);
 
 } // namespace attnlab::kernels

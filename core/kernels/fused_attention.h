@@ -42,14 +42,35 @@ struct FusedResult {
     std::vector<int> allMaskedRows;
 };
 
+/// An earlier evaluation of the same heads, from which query blocks are taken instead of
+/// computed (a sweep that changes a few rows of Q, K and V at a time). A block is computed again
+/// when one of its query rows, or a key in a tile it reads (not an empty tile), is among
+/// `changedRows`; the others keep the rows of `outputs` (one per head). The kernel is
+/// deterministic, so a kept block is the block it would compute, bit for bit, as long as the
+/// earlier evaluation used the same key blocks.
+template <class T>
+class BlockReuse {
+public:
+    BlockReuse(std::vector<Matrix<T>> outputs, const std::vector<bool>& changedRows);
+    const Matrix<T>& output(std::size_t head) const { return outputs_.at(head); }
+    /// Whether query block `block` of `grid` must be computed.
+    bool recomputes(const BlockClassification& grid, int block) const;
+
+private:
+    bool anyChanged(long from, long to) const { return changedBefore_[to] > changedBefore_[from]; }
+    std::vector<Matrix<T>> outputs_;
+    std::vector<long> changedBefore_; // [r]: how many of rows 0..r-1 changed
+};
+
 /// Attention of every head under one mask (validated; InputError as buildMask) with the mixer
 /// softmax, softmax_like or raw (ssm refused with InputError). Equals attendHead's output up to
 /// rounding; an all-masked row gives a zero row. Self-attention: Q, K and V have n rows.
 /// `queryRows` in 0..n-1 asks for the first queryRows output rows only: query blocks wholly
 /// past them are skipped (their rows 0), and no row past them is reported as all-masked.
+/// With `reuse`, only the blocks it says are computed (all-masked rows: among those only).
 template <class T>
 FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
                               const std::vector<HeadInputs<T>>& heads, KernelTiles tiles = {},
-                              int queryRows = -1);
+                              int queryRows = -1, const BlockReuse<T>* reuse = nullptr);
 
 } // namespace attnlab::kernels

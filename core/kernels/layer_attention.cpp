@@ -14,7 +14,8 @@ constexpr int kShortSequence = 512; // up to this many keys, key blocks of 64
 template <class T>
 Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& positional,
                               const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
-                              long offset, std::vector<int>& allMaskedRows, int queryRows) {
+                              long offset, std::vector<int>& allMaskedRows, int queryRows,
+                              const LayerReuse<T>* reuse) {
     const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     std::vector<Matrix<T>> qs, ks, vs;
@@ -47,7 +48,15 @@ Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& posi
     // Only the first rows needed: finer query blocks waste less past them (n = 256 causality
     // sweep: 128 -> 64 rows per block, 24 -> 22 ms).
     if (queryRows >= 0) tiles.queryBlock = 64;
-    FusedResult<T> r = fusedAttention<T>(layer.mixer, layer.mask, inputs, tiles, queryRows);
+    std::optional<BlockReuse<T>> blocks;
+    if (reuse) {
+        std::vector<Matrix<T>> outputs;
+        for (int h = 0; h < heads; ++h)
+            outputs.push_back(reuse->attention.middleCols(h * pv, pv));
+        blocks.emplace(std::move(outputs), reuse->changedRows);
+    }
+    FusedResult<T> r = fusedAttention<T>(layer.mixer, layer.mask, inputs, tiles, queryRows,
+                                         blocks ? &*blocks : nullptr);
     Matrix<T> concat(q.rows(), v.cols());
     for (int h = 0; h < heads; ++h)
         concat.middleCols(h * pv, pv) = r.outputs[std::size_t(h)];
@@ -58,10 +67,10 @@ Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& posi
 template Matrix<float> fusedLayerAttention<float>(const LayerSpec&, const PositionalSpec&,
                                                   const Matrix<float>&, const Matrix<float>&,
                                                   const Matrix<float>&, long, std::vector<int>&,
-                                                  int);
+                                                  int, const LayerReuse<float>*);
 template Matrix<double> fusedLayerAttention<double>(const LayerSpec&, const PositionalSpec&,
                                                     const Matrix<double>&, const Matrix<double>&,
                                                     const Matrix<double>&, long, std::vector<int>&,
-                                                    int);
+                                                    int, const LayerReuse<double>*);
 
 } // namespace attnlab::kernels
