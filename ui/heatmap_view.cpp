@@ -85,6 +85,13 @@ QString HeatmapView::title() const {
 }
 
 void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText) {
+    // An edit often leaves a view as it was (a difference that stays zero, a layer the edit
+    // did not reach): nothing to colour or draw again.
+    if (matrix.values.size() > 0 && matrix.rowBlock == matrix_.rowBlock &&
+        matrix.colBlock == matrix_.colBlock && matrix.exactText == matrix_.exactText &&
+        matrix.values.rows() == matrix_.values.rows() &&
+        matrix.values.cols() == matrix_.values.cols() && matrix.values == matrix_.values)
+        return;
     matrix_ = matrix;
     const auto& v = matrix_.values;
     if (v.size() == 0) {
@@ -132,6 +139,8 @@ void HeatmapView::setMaskOverlay(const attnlab::BoolMatrix& mask) {
     const auto& v = matrix_.values;
     const bool fits =
         mask.size() > 0 && !matrix_.pooled() && mask.rows() == v.rows() && mask.cols() == v.cols();
+    if (fits && mask_.rows() == mask.rows() && mask_.cols() == mask.cols() && (mask_ == mask).all())
+        return; // the overlay shown already
     mask_ = fits ? mask : attnlab::BoolMatrix();
     overlay_->setVisible(fits);
     fillOverlay();

@@ -49,6 +49,39 @@ private slots:
         QCOMPARE(view.cellText(5, 0), QString());
     }
 
+    // An edit that leaves a view's matrix as it was (a zero difference) costs no redraw; any
+    // change of a value, an exact text or the mask overlay does.
+    void redrawsOnlyWhatChanged() {
+        HeatmapView view("weights", HeatmapView::Scale::Sequential);
+        view.resize(300, 250);
+        view.show();
+        int replots = 0;
+        connect(view.plot(), &QCustomPlot::afterReplot, this, [&] { ++replots; });
+        auto settle = [&] {
+            replots = 0;
+            QCoreApplication::processEvents();
+            return replots;
+        };
+        view.setMatrix(sample());
+        QVERIFY(settle() > 0);
+        view.setMatrix(sample());
+        QCOMPARE(settle(), 0);
+        ViewMatrix text = sample();
+        text.exactText[1] = "2/4"; // same value, other text: the tooltip changes
+        view.setMatrix(text);
+        QVERIFY(settle() > 0);
+        ViewMatrix moved = sample();
+        moved.values(1, 2) = 2;
+        view.setMatrix(moved);
+        QVERIFY(settle() > 0);
+        QCOMPARE(colorMap(view)->data()->cell(2, 1), 2.0);
+        const attnlab::BoolMatrix mask = attnlab::BoolMatrix::Constant(2, 3, true);
+        view.setMaskOverlay(mask);
+        QVERIFY(settle() > 0);
+        view.setMaskOverlay(mask);
+        QCOMPARE(settle(), 0);
+    }
+
     void divergingScaleIsCentredOnZero() {
         HeatmapView view("difference", HeatmapView::Scale::Diverging);
         ViewMatrix m;
