@@ -38,7 +38,10 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
             for (Eigen::Index i = 0; i < rows; ++i) {
                 const T shift = newMax(i) == minusInf ? T(0) : newMax(i);
                 tile.col(i).array() = (tile.col(i).array() - shift).exp();
-                const T rescale = std::exp(runMax(i) - shift);
+                // exp(-inf) = 0 and exp(0) = 1 exactly, without the library's slow edge paths.
+                const T rescale = runMax(i) == minusInf ? T(0)
+                                  : runMax(i) == shift  ? T(1)
+                                                        : std::exp(runMax(i) - shift);
                 total(i) = rescale * total(i) + tile.col(i).sum();
                 if (rescale != T(1)) acc.row(i) *= rescale;
             }
