@@ -78,7 +78,8 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     tree_->setHeaderLabels({"property", "verdict", "max deviation", "tolerance", "mode"});
     tree_->setRootIsDecorated(false);
     tree_->setAlternatingRowColors(true);
-    tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns fit their contents once per update (fitColumns): ResizeToContents measured every
+    // row's text again for each of the cells an update sets, 90 times when the checks start.
     tree_->setUniformRowHeights(true); // one line per property: no per-row height on each verdict
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     details_->setOpenLinks(false);
@@ -128,6 +129,7 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
                                    "at this size: press Run all.")
                                .arg(deferred.size()));
     if (!selected.isEmpty()) select(selected);
+    fitColumns();
 }
 
 void PropertyPanel::setReport(int index, const PropertyReport& r) {
@@ -144,6 +146,7 @@ void PropertyPanel::setReport(int index, const PropertyReport& r) {
     item->setToolTip(Name, QString::fromStdString(r.explanation));
     item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
     advanceProgress();
+    fitColumns();
     if (item->isSelected()) showSelected();
 }
 
@@ -154,7 +157,13 @@ void PropertyPanel::setFailed(int index, const QString& message) {
     item->setToolTip(VerdictCol, message);
     item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
     advanceProgress();
+    fitColumns();
     status_->setText(item->text(Name) + ": " + message);
+}
+
+void PropertyPanel::fitColumns() {
+    for (int c = 0; c < tree_->columnCount(); ++c)
+        tree_->resizeColumnToContents(c);
 }
 
 void PropertyPanel::advanceProgress() {
@@ -171,6 +180,7 @@ void PropertyPanel::finish(bool cancelled) {
     if (cancelled) {
         for (int i = 0; i < tree_->topLevelItemCount(); ++i)
             if (!reports_[std::size_t(i)]) tree_->topLevelItem(i)->setText(VerdictCol, "cancelled");
+        fitColumns();
         status_->setText("Checks cancelled; edit the scenario to run them again.");
     }
 }

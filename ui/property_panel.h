@@ -50,6 +50,7 @@ signals:
 private:
     void showSelected();
     void advanceProgress();
+    void fitColumns();
 
     QTreeWidget* tree_;
     QTextBrowser* details_;
