@@ -2,11 +2,12 @@
 //  - edit to views and verdicts at n = 256: a token edit through the document until the worker
 //    has delivered the new views and every automatic verdict;
 //  - a heatmap update at n = 4096: pooling a 4096 x 4096 map to the view limit and redrawing it.
-// Prints the median and minimum of each over --repeat runs after --warmup, as JSON.
-#include "allocator_tuning.h"
+// Prints the median and minimum of each over --repeat runs after --warmup, as JSON, with the median
+// time at which the edit was accepted and the views and each verdict reached the GUI thread.
 #include "compute_service.h"
 #include "heatmap_view.h"
 #include "main_window.h"
+#include "process_tuning.h"
 #include "scenario_document.h"
 #include "scenario_json.h"
 
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 using namespace attnlab;
@@ -27,6 +29,16 @@ namespace {
 struct Timing {
     double median, min;
 };
+
+// The median of what was recorded after the first `skip` (warm-up) runs, as text.
+std::string medianAfter(std::vector<double> values, int skip) {
+    values.erase(values.begin(), values.begin() + std::min<long>(skip, long(values.size())));
+    if (values.empty()) return "null";
+    std::sort(values.begin(), values.end());
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", values[values.size() / 2]);
+    return text;
+}
 
 template <class F>
 Timing measure(int warmup, int repeat, F&& once) {
@@ -53,7 +65,8 @@ Scenario scenarioAt(int n) {
 } // namespace
 
 int main(int argc, char** argv) {
-    attnlab::keepFreedMemoryForReuse(); // as the explorer does
+    attnlab::restartWithIdleThreadsSleeping(argv); // as the explorer does
+    attnlab::keepFreedMemoryForReuse();
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
     auto option = [&](const QString& name, int fallback) {
@@ -70,34 +83,63 @@ int main(int argc, char** argv) {
     QSignalSpy idle(window.compute(), &ComputeService::idle);
     idle.wait(60000);
     int step = 0;
+    // When each part of an edit's answer reached the GUI thread, from the start of the edit.
+    QElapsedTimer sinceEdit;
+    std::vector<double> edited, viewsAt;
+    std::vector<std::vector<double>> verdictsAt; // [check][edit]
+    QStringList names;
+    QObject::connect(window.compute(), &ComputeService::viewsReady,
+                     [&] { viewsAt.push_back(double(sinceEdit.nsecsElapsed()) / 1e6); });
+    QObject::connect(
+        window.compute(), &ComputeService::checkReady, [&](int i, const PropertyReport& r) {
+            if (verdictsAt.size() <= std::size_t(i)) verdictsAt.resize(i + 1);
+            verdictsAt[std::size_t(i)].push_back(double(sinceEdit.nsecsElapsed()) / 1e6);
+            if (names.size() <= i) names.resize(i + 1);
+            names[i] = QString::fromStdString(r.name);
+        });
     const Timing edit = measure(warmup, repeat, [&] {
+        sinceEdit.start();
         Scenario next = window.document()->scenario();
         next.tokens.values(0, 0) = Rational(++step, 7);
         window.document()->editScenario(next, "bench edit");
+        edited.push_back(double(sinceEdit.nsecsElapsed()) / 1e6);
         idle.wait(60000);
         QCoreApplication::processEvents(); // the views draw what arrived
     });
+    std::string phases = "{\"document_edit\": " + medianAfter(edited, warmup) +
+                         ", \"views\": " + medianAfter(viewsAt, warmup);
+    for (std::size_t i = 0; i < verdictsAt.size(); ++i)
+        phases +=
+            ", \"" + names[int(i)].toStdString() + "\": " + medianAfter(verdictsAt[i], warmup);
+    phases += "}";
 
     HeatmapView heatmap("4096 x 4096", HeatmapView::Scale::Sequential);
     heatmap.resize(600, 500);
     heatmap.show();
-    const Eigen::MatrixXd big = Eigen::MatrixXd::Random(4096, 4096);
+    // Two maps in turn: a view given the matrix it shows already does nothing.
+    const Eigen::MatrixXd big[2] = {Eigen::MatrixXd::Random(4096, 4096),
+                                    Eigen::MatrixXd::Random(4096, 4096)};
+    int turn = 0;
     const Timing map = measure(warmup, repeat, [&] {
-        heatmap.setMatrix(view<double>(big));
+        heatmap.setMatrix(view<double>(big[++turn % 2]));
         heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
     });
     // Its parts: pooling in the core, filling the colour map, drawing it.
-    ViewMatrix pooledBig;
-    const Timing pool = measure(warmup, repeat, [&] { pooledBig = view<double>(big); });
-    const Timing fill = measure(warmup, repeat, [&] { heatmap.setMatrix(pooledBig); });
+    ViewMatrix pooledBig[2];
+    const Timing pool = measure(warmup, repeat, [&] {
+        ++turn;
+        pooledBig[turn % 2] = view<double>(big[turn % 2]);
+    });
+    const Timing fill = measure(warmup, repeat, [&] { heatmap.setMatrix(pooledBig[++turn % 2]); });
     const Timing draw =
         measure(warmup, repeat, [&] { heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh); });
 
-    std::printf("{\"edit_to_verdict_n256_ms\": {\"median\": %.2f, \"min\": %.2f, \"target\": 50},\n"
+    std::printf("{\"edit_to_verdict_n256_ms\": {\"median\": %.2f, \"min\": %.2f, \"target\": 50,\n"
+                "   \"arrived_median\": %s},\n"
                 " \"heatmap_update_n4096_ms\": {\"median\": %.2f, \"min\": %.2f, \"target\": 50,\n"
                 "   \"pool_median\": %.2f, \"fill_median\": %.2f, \"draw_median\": %.2f},\n"
                 " \"repeat\": %d, \"warmup\": %d}\n",
-                edit.median, edit.min, map.median, map.min, pool.median, fill.median, draw.median,
-                repeat, warmup);
+                edit.median, edit.min, phases.c_str(), map.median, map.min, pool.median,
+                fill.median, draw.median, repeat, warmup);
     return 0;
 }

@@ -1,8 +1,8 @@
 // attnlab-cli: the headless face of the AttnLab core (cli.md). Dispatches to a subcommand and
 // turns errors into messages and exit statuses (2 for bad input or usage).
-#include "allocator_tuning.h"
 #include "arguments.h"
 #include "commands.h"
+#include "process_tuning.h"
 
 #include "error.h"
 

@@ -2,14 +2,15 @@
 // builtin:NAME) given as the first argument.
 #include "main_window.h"
 
-#include "allocator_tuning.h"
 #include "compute_service.h"
+#include "process_tuning.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
 int main(int argc, char** argv) {
+    attnlab::restartWithIdleThreadsSleeping(argv);
     attnlab::keepFreedMemoryForReuse();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("AttnLab");
