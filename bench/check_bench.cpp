@@ -1,0 +1,73 @@
+// attnlab-check-bench: what each part of the explorer's answer to an edit costs on its own, in
+// one run (never a test verdict). On the UI benchmark's scenario (n = 256, d = 32, one causal
+// softmax layer in float32; --n changes n) it times the side-by-side views and each of the
+// scenario's checks, and prints the median and minimum of --repeat runs after --warmup, with
+// the threads used, as JSON. OMP_NUM_THREADS=1 gives the work of each on one thread.
+#include "checks/property_check.h"
+#include "kernels/parallel.h"
+#include "process_tuning.h"
+#include "scenario_json.h"
+#include "side_by_side.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace attnlab;
+
+namespace {
+
+struct Timing {
+    double median, min;
+};
+
+Timing measure(int warmup, int repeat, const std::function<void()>& once) {
+    for (int i = 0; i < warmup; ++i)
+        once();
+    std::vector<double> ms;
+    for (int i = 0; i < repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        once();
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], ms.front()};
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    keepFreedMemoryForReuse(); // as the explorer does
+    auto option = [&](const char* name, int fallback) {
+        for (int i = 1; i + 1 < argc; ++i)
+            if (std::strcmp(argv[i], name) == 0) return std::atoi(argv[i + 1]);
+        return fallback;
+    };
+    const int n = option("--n", 256), repeat = std::max(1, option("--repeat", 15)),
+              warmup = option("--warmup", 3);
+    // The scenario of attnlab-ui-bench's edit.
+    Scenario s = loadScenario("builtin:flash-tiling-float32");
+    s.tokens = TokenSpec::given(TokenSpec::random(n, 32, 5).materialize<Rational>());
+    s.model.layers[0].mixer.tile = 0;
+
+    std::string parts;
+    auto report = [&](const std::string& name, const Timing& t) {
+        char line[160];
+        std::snprintf(line, sizeof line, "%s\n   \"%s\": {\"median\": %.2f, \"min\": %.2f}",
+                      parts.empty() ? "" : ",", name.c_str(), t.median, t.min);
+        parts += line;
+    };
+    report("views", measure(warmup, repeat, [&] { compareSides(s, Transform{}); }));
+    for (const CheckSpec& check : s.checks)
+        report(check.name, measure(warmup, repeat, [&] { runChecks(s, {check}, 0); }));
+    std::printf("{\"n\": %d, \"threads\": %d, \"repeat\": %d, \"warmup\": %d, \"ms\": {%s}}\n", n,
+                kernels::availableThreads(), repeat, warmup, parts.c_str());
+    return 0;
+}
