@@ -147,6 +147,8 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
         SuffixSweep<T>& f = found[std::size_t(m)];
         f.boundary = m;
         for (Eigen::Index s = 0; s < m; ++s) {
+            // An unmoved row is never worse than the one kept (most rows, when causal).
+            if (f.row >= 0 && (fp.row(s).array() == base.fx.row(s).array()).all()) continue;
             const RowChange<T> change(base.fx, fp, s);
             if (f.row < 0 || change.worseThan(f.moved, setup.depth)) {
                 f.moved = change;
