@@ -16,6 +16,8 @@ public:
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         return z ^ (z >> 31);
     }
+    /// Moves on as `count` calls of next() would, at once (the stream is a counter, mixed).
+    void discard(std::uint64_t count) { state_ += count * 0x9e3779b97f4a7c15ULL; }
     /// Uniform integer in [0, bound).
     std::uint64_t below(std::uint64_t bound) { return next() % bound; }
     /// Uniform in (0, 1).

@@ -25,8 +25,12 @@ constexpr long kFullRows = 128;    // beyond: along random directions only
 constexpr double kStep = 1e-6;     // h = kStep·max(1, |x|)
 constexpr double kFloorTol = 1e-5; // relative tolerance floor in float modes
 
+// How many next() calls drawing one entry takes: an integer in exact mode, else a normal.
 template <class T>
-Matrix<T> drawMatrix(SplitMix64& rng, Eigen::Index rows, Eigen::Index cols) {
+constexpr std::uint64_t kDrawsPerEntry = ScalarOps<T>::exact ? 1 : 2;
+
+template <class T>
+Matrix<T> drawMatrix(SplitMix64 rng, Eigen::Index rows, Eigen::Index cols) {
     Matrix<T> m(rows, cols);
     for (Eigen::Index i = 0; i < m.size(); ++i) {
         if constexpr (ScalarOps<T>::exact)
@@ -35,6 +39,29 @@ Matrix<T> drawMatrix(SplitMix64& rng, Eigen::Index rows, Eigen::Index cols) {
             m(i) = ScalarOps<T>::fromDouble(rng.normal());
     }
     return m;
+}
+
+// Matrices of the given shapes drawn one after the other from `rng`, entry by entry, and `rng`
+// moved past them. Each starts where the one before ends in the stream, so they are drawn side
+// by side on the threads with the numbers of a draw in turn.
+template <class T>
+std::vector<Matrix<T>>
+drawMatrices(const CheckRequest& request, SplitMix64& rng,
+             const std::vector<std::pair<Eigen::Index, Eigen::Index>>& shapes) {
+    constexpr double kWorkPerEntry = 400; // a normal (log, sqrt, cos) in multiply-adds, roughly
+    std::vector<Matrix<T>> out(shapes.size());
+    std::vector<SplitMix64> starts;
+    double entries = 0;
+    for (const auto& [rows, cols] : shapes) {
+        starts.push_back(rng);
+        rng.discard(std::uint64_t(rows * cols) * kDrawsPerEntry<T>);
+        entries += double(rows * cols);
+    }
+    forEachItem(request, long(shapes.size()), entries * kWorkPerEntry, [&](long i) {
+        const auto k = std::size_t(i);
+        out[k] = drawMatrix<T>(starts[k], shapes[k].first, shapes[k].second);
+    });
+    return out;
 }
 
 template <class T>
@@ -187,10 +214,15 @@ PropertyReport GradientCheck::runIn(const CheckRequest& request, int samples) co
     const bool vjpUnderTestIsReal = !substitute;
 
     SplitMix64 rng(request.seed);
-    std::vector<Matrix<T>> deltas, dirs;
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> shapes; // δ_0, u_0, δ_1, u_1, ...
     for (int s = 0; s < samples; ++s) {
-        deltas.push_back(drawMatrix<T>(rng, n, model.outputWidth()));
-        dirs.push_back(drawMatrix<T>(rng, n, d));
+        shapes.emplace_back(n, model.outputWidth());
+        shapes.emplace_back(n, d);
+    }
+    std::vector<Matrix<T>> drawn = drawMatrices<T>(request, rng, shapes), deltas, dirs;
+    for (int s = 0; s < samples; ++s) {
+        deltas.push_back(std::move(drawn[std::size_t(2 * s)]));
+        dirs.push_back(std::move(drawn[std::size_t(2 * s + 1)]));
     }
     // About what one sample's finite difference costs (two float64 forwards).
     const double sampleWork = 2.0 * double(n) * double(n + d) * double(d) *

@@ -103,6 +103,19 @@ class TestGradient : public QObject {
     Q_OBJECT
 
 private slots:
+    // The gradient check draws its samples' matrices side by side, each from the point of the
+    // stream where the one before ends: discard(k) must be k calls of next().
+    void discardMovesTheStreamAsDrawsWould() {
+        for (std::uint64_t k : {0ULL, 1ULL, 2ULL, 1000ULL, 65536ULL}) {
+            SplitMix64 drawn(17), skipped(17);
+            for (std::uint64_t i = 0; i < k; ++i)
+                drawn.next();
+            skipped.discard(k);
+            QCOMPARE(skipped.next(), drawn.next());
+            QCOMPARE(skipped.normal(), drawn.normal());
+        }
+    }
+
     void vjpMatchesFiniteDifferences_data();
     void vjpMatchesFiniteDifferences();
     void exactJvpIdentity_data();
