@@ -99,10 +99,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(document_, &ScenarioDocument::changed, this, [this] {
         error_->hide();
-        notes_->setHtml(
+        const QString notes =
             QString("<h3>%1</h3><p>%2</p>")
                 .arg(QString::fromStdString(document_->scenario().name).toHtmlEscaped(),
-                     QString::fromStdString(document_->scenario().notes).toHtmlEscaped()));
+                     QString::fromStdString(document_->scenario().notes).toHtmlEscaped());
+        if (notes != shownNotes_) { // laying the text out again costs a millisecond per edit
+            notes_->setHtml(notes);
+            shownNotes_ = notes;
+        }
         updateTitle();
         if (auto warning = attnlab::exactCostWarning(document_->scenario()))
             statusBar()->showMessage(QString::fromStdString(*warning), 10000);

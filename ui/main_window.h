@@ -69,6 +69,7 @@ private:
     ViewsPanel* views_;
     PropertyPanel* properties_;
     QTextBrowser* notes_;
+    QString shownNotes_; // the HTML notes_ shows
     QLabel* error_;
     QMenu* recentMenu_ = nullptr;
     Autosave* autosave_;

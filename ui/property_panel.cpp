@@ -146,7 +146,7 @@ void PropertyPanel::setReport(int index, const PropertyReport& r) {
     item->setToolTip(Name, QString::fromStdString(r.explanation));
     item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
     advanceProgress();
-    fitColumns();
+    fitColumns(item);
     if (item->isSelected()) showSelected();
 }
 
@@ -157,13 +157,20 @@ void PropertyPanel::setFailed(int index, const QString& message) {
     item->setToolTip(VerdictCol, message);
     item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
     advanceProgress();
-    fitColumns();
+    fitColumns(item);
     status_->setText(item->text(Name) + ": " + message);
 }
 
-void PropertyPanel::fitColumns() {
-    for (int c = 0; c < tree_->columnCount(); ++c)
-        tree_->resizeColumnToContents(c);
+void PropertyPanel::fitColumns(const QTreeWidgetItem* changed) {
+    const QFontMetrics metrics(tree_->font());
+    for (int c = 0; c < tree_->columnCount(); ++c) {
+        // One changed row: only a column whose text it outgrew (measuring a column means
+        // laying out every row's text).
+        const int margin = tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1;
+        const int room = tree_->columnWidth(c) - 2 * margin - 4; // 4: never elide by rounding
+        if (!changed || metrics.horizontalAdvance(changed->text(c)) > room)
+            tree_->resizeColumnToContents(c);
+    }
 }
 
 void PropertyPanel::advanceProgress() {

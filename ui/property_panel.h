@@ -18,6 +18,7 @@ class QProgressBar;
 class QPushButton;
 class QTextBrowser;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 class PropertyPanel : public QWidget {
     Q_OBJECT
@@ -50,7 +51,8 @@ signals:
 private:
     void showSelected();
     void advanceProgress();
-    void fitColumns();
+    /// Fits the columns to their texts: all of them, or those `changed` outgrew.
+    void fitColumns(const QTreeWidgetItem* changed = nullptr);
 
     QTreeWidget* tree_;
     QTextBrowser* details_;

@@ -27,6 +27,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 
 using namespace attnlab;
 
@@ -75,6 +76,36 @@ private slots:
         QCOMPARE(transformed->cellText(1, 1), QString("[1, 1] = 4/7"));
         QCOMPARE(w.properties()->verdictText("permutation-equivariance"), QString("fails"));
         QCOMPARE(w.properties()->verdictText("logit-symmetry"), QString("holds"));
+    }
+
+    // The panel fits its columns once per update, and after a verdict only those the verdict's
+    // texts outgrew: every text must still be shown whole, after short and long ones.
+    void propertyColumnsShowWholeTexts() {
+        PropertyPanel panel;
+        panel.resize(900, 400);
+        panel.show();
+        panel.start({"permutation-equivariance", "gradient", "row-sums"});
+        auto report = [](const char* name, const char* deviation, const char* tolerance) {
+            PropertyReport r;
+            r.name = name;
+            r.verdict = Verdict::Fails;
+            r.exact = true;
+            r.maxDeviation = deviation;
+            r.tolerance = tolerance;
+            return r;
+        };
+        panel.setReport(0, report("permutation-equivariance", "5/9", "0"));
+        // Wider than the headers the columns were fitted to when the checks started.
+        panel.setReport(1, report("gradient", "12345678901/13", "1234567/890123"));
+        panel.setFailed(2, "row-sums could not run: an error message longer than its column");
+        QTreeWidget* tree = panel.tree();
+        const QFontMetrics metrics(tree->font());
+        for (int row = 0; row < tree->topLevelItemCount(); ++row)
+            for (int c = 0; c < tree->columnCount(); ++c) {
+                const QString text = tree->topLevelItem(row)->text(c);
+                QVERIFY2(tree->columnWidth(c) >= metrics.horizontalAdvance(text),
+                         qPrintable(QString("row %1 column %2: '%3'").arg(row).arg(c).arg(text)));
+            }
     }
 
     void typingACellChangesTheTrace() {
