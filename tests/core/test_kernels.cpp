@@ -61,6 +61,19 @@ LayerSpec twoHeadLayer() {
     return layer;
 }
 
+/// RoPE, then two layers of two heads with Wo and a residual: causal, then window(9).
+ModelSpec ropeCausalThenWindow() {
+    ModelSpec spec;
+    spec.positional.kind = PositionalSpec::Kind::Rope;
+    LayerSpec layer = twoHeadLayer();
+    layer.wo = MatrixSpec::random(8);
+    layer.residual = true;
+    layer.mask = MaskSpec::causal();
+    spec.layers = {layer, layer};
+    spec.layers[1].mask = MaskSpec::window(9);
+    return spec;
+}
+
 // Model::forwardFrom takes from a record every attention block whose query rows and read
 // keys did not change. It must give exactly what a fresh forward of the perturbed tokens
 // gives (same blocks, same arithmetic): a block kept that should have been computed again
@@ -344,15 +357,7 @@ private slots:
     void firstOutputRowsEqualTheFullForward() {
         // Evaluation::outputRows lets the last layer skip query blocks past the rows a sweep
         // reads; those rows must be exactly what the full forward gives.
-        ModelSpec spec;
-        spec.positional.kind = PositionalSpec::Kind::Rope;
-        LayerSpec layer = twoHeadLayer();
-        layer.wo = MatrixSpec::random(8);
-        layer.residual = true;
-        layer.mask = MaskSpec::causal();
-        spec.layers = {layer, layer};
-        spec.layers[1].mask = MaskSpec::window(9);
-        const Model<float> model(spec, 8);
+        const Model<float> model(ropeCausalThenWindow(), 8);
         const Eigen::MatrixXf x = data<float>(300, 8, 3);
         const Eigen::MatrixXf full = model.forward(x, Maps::Drop).output;
         for (int rows : {1, 63, 64, 65, 299}) {
@@ -366,14 +371,7 @@ private slots:
     }
 
     void forwardFromEqualsAFreshForwardBitForBit() {
-        ModelSpec rope; // causal then windowed, Wo and residual, RoPE; ragged blocks
-        rope.positional.kind = PositionalSpec::Kind::Rope;
-        LayerSpec layer = twoHeadLayer();
-        layer.wo = MatrixSpec::random(8);
-        layer.residual = true;
-        layer.mask = MaskSpec::causal();
-        rope.layers = {layer, layer};
-        rope.layers[1].mask = MaskSpec::window(9);
+        const ModelSpec rope = ropeCausalThenWindow(); // ragged blocks at n = 300
         compareForwardFrom<float>(rope, 300, "rope, causal + window(9)");
         if (QTest::currentTestFailed()) return;
 
