@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
         sinceEdit.start();
         Scenario next = window.document()->scenario();
         next.tokens.values(0, 0) = Rational(++step, 7);
-        window.document()->editScenario(next, "bench edit");
+        window.document()->editScenario(std::move(next), "bench edit");
         edited.push_back(double(sinceEdit.nsecsElapsed()) / 1e6);
         idle.wait(60000);
         QCoreApplication::processEvents(); // the views draw what arrived

@@ -186,13 +186,12 @@ Matrix<T> rowParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
     return out;
 }
 
-// Which rows of x differ from those of `was` (all when the shapes differ; NaN counts as changed).
+// Which rows of x differ from those of `was`, a matrix of the same shape (NaN counts as changed).
 template <class T>
 std::vector<bool> changedRows(const Matrix<T>& x, const Matrix<T>& was) {
-    std::vector<bool> changed(std::size_t(x.rows()), true);
-    if (x.rows() == was.rows() && x.cols() == was.cols())
-        for (Eigen::Index r = 0; r < x.rows(); ++r)
-            changed[std::size_t(r)] = (x.row(r).array() != was.row(r).array()).any();
+    std::vector<bool> changed(std::size_t(x.rows()));
+    for (Eigen::Index r = 0; r < x.rows(); ++r)
+        changed[std::size_t(r)] = (x.row(r).array() != was.row(r).array()).any();
     return changed;
 }
 
@@ -238,9 +237,11 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
             if (fused) {
                 const bool last = index + 1 == spec_.layers.size();
                 std::optional<kernels::LayerReuse<T>> reuse;
-                if (from && xs.size() == 1)
+                const Matrix<T>* recorded = from ? &from->inputs.at(index) : nullptr;
+                if (recorded && xs.size() == 1 && recorded->rows() == x.rows() &&
+                    recorded->cols() == x.cols()) // else everything is computed afresh
                     reuse.emplace(kernels::LayerReuse<T>{from->attention.at(index),
-                                                         changedRows(x, from->inputs.at(index))});
+                                                         changedRows(x, *recorded)});
                 concat.middleRows(start, n) = kernels::fusedLayerAttention<T>(
                     layer, pos, q.middleRows(start, n), k.middleRows(start, n),
                     v.middleRows(start, n), offset, allMasked,

@@ -16,9 +16,11 @@ void keepFreedMemoryForReuse();
 /// Makes idle OpenMP threads sleep at once instead of spinning for the next parallel loop, so
 /// that between a check's loops the cores go to the GUI thread (two cores: the edit benchmark's
 /// median went from 45-46 to 42 ms). libgomp reads OMP_WAIT_POLICY when it is loaded, before
-/// main, so this sets it and executes the program again with the same arguments; it returns at
-/// once when OMP_WAIT_POLICY is already set (the user's choice, or the restarted process), and
-/// also when restarting fails. Linux only; elsewhere it does nothing.
+/// main, so this sets it and executes the program again with the same arguments (children it
+/// starts inherit the setting); it returns at once when OMP_WAIT_POLICY is already set (the
+/// user's choice, or the restarted process), when the program was not started directly (through
+/// the dynamic loader), and when restarting fails. Linux with OpenMP only; elsewhere it does
+/// nothing.
 void restartWithIdleThreadsSleeping(char** argv);
 
 } // namespace attnlab

@@ -131,12 +131,14 @@ std::optional<std::uint64_t> smallMagnitude(mpz_srcptr z) {
 // is representable there too, so rounding that quotient to double gives q's nearest double
 // unless the quotient is itself such a midpoint (then nullopt: the caller decides).
 std::optional<double> nearestByDivision(const Rational& q) {
-    if constexpr (std::numeric_limits<long double>::digits < 64) return std::nullopt;
+    // x87 extended (64 digits) or IEEE quad (113): correctly rounded, and every midpoint fits.
+    using Wide = std::numeric_limits<long double>;
+    if constexpr (!Wide::is_iec559 || (Wide::digits != 64 && Wide::digits != 113))
+        return std::nullopt;
     const auto p = smallMagnitude(q.get_num_mpz_t()), d = smallMagnitude(q.get_den_mpz_t());
     if (!p || !d) return std::nullopt;
     const long double quotient = static_cast<long double>(*p) / static_cast<long double>(*d);
-    const double nearest = static_cast<double>(quotient);
-    if (!std::isfinite(nearest)) return std::nullopt;
+    const double nearest = static_cast<double>(quotient); // within [2^-64, 2^64]: finite
     if (static_cast<long double>(nearest) != quotient) {
         const double beyond = std::nextafter(nearest, quotient > nearest ? HUGE_VAL : -HUGE_VAL);
         const long double midpoint =

@@ -368,7 +368,7 @@ void ModelEditor::setCurrentLayer(int layer) {
 void ModelEditor::editScenario(const QString& what, const std::function<void(Scenario&)>& change) {
     Scenario next = document_->scenario();
     change(next);
-    if (!document_->editScenario(next, what)) refresh();
+    if (!document_->editScenario(std::move(next), what)) refresh();
 }
 
 void ModelEditor::editLayer(const QString& what, const std::function<void(LayerSpec&)>& change) {

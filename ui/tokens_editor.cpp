@@ -139,7 +139,7 @@ void TokensEditor::setValues(const Matrix<Rational>& values, const QString& what
     attnlab::Scenario next = document_->scenario();
     next.tokens = TokenSpec::given(values);
     next.permutation = next.permutation.resizedTo(int(values.rows()));
-    document_->editScenario(next, what);
+    document_->editScenario(std::move(next), what);
 }
 
 void TokensEditor::resize(int rows, int cols, const QString& what) {
@@ -170,7 +170,7 @@ void TokensEditor::generate() {
         break;
     }
     next.permutation = next.permutation.resizedTo(next.n());
-    document_->editScenario(next, "generate " + generator_->currentText() + " tokens");
+    document_->editScenario(std::move(next), "generate " + generator_->currentText() + " tokens");
 }
 
 void TokensEditor::pasteText(const QString& text) {

@@ -67,9 +67,17 @@ BlockReuse<T>::BlockReuse(std::vector<Matrix<T>> outputs, const std::vector<bool
 }
 
 template <class T>
+bool BlockReuse<T>::fits(const std::vector<HeadInputs<T>>& heads, int n) const {
+    if (outputs_.size() != heads.size() || changedBefore_.size() != std::size_t(n) + 1)
+        return false;
+    for (std::size_t h = 0; h < heads.size(); ++h)
+        if (outputs_[h].rows() != n || outputs_[h].cols() != heads[h].v->cols()) return false;
+    return true;
+}
+
+template <class T>
 bool BlockReuse<T>::recomputes(const BlockClassification& grid, int block) const {
-    const long n = long(changedBefore_.size()) - 1;
-    if (n != grid.n) return true; // another sequence: nothing to take
+    const long n = grid.n;
     const long s0 = long(block) * grid.rowTile;
     if (anyChanged(s0, std::min(n, s0 + grid.rowTile))) return true;
     for (int kb = 0; kb < grid.tileCols; ++kb) {
@@ -95,6 +103,8 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     const BlockClassification grid = classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
     const Job<T> job{mixer.kind, mixerScale<T>(mixer, int(heads.front().q->cols())), mask, grid};
     const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
+    if (reuse && !reuse->fits(heads, n))
+        throw InputError("fused attention: the evaluation to reuse has other shapes");
     for (std::size_t h = 0; h < heads.size(); ++h)
         result.outputs.push_back(reuse           ? reuse->output(h)
                                  : firstRowsOnly ? Matrix<T>::Zero(n, heads[h].v->cols())

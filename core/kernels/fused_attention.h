@@ -53,6 +53,8 @@ class BlockReuse {
 public:
     BlockReuse(std::vector<Matrix<T>> outputs, const std::vector<bool>& changedRows);
     const Matrix<T>& output(std::size_t head) const { return outputs_.at(head); }
+    /// Whether it is an evaluation of these heads over n tokens (one output of n x p_v each).
+    bool fits(const std::vector<HeadInputs<T>>& heads, int n) const;
     /// Whether query block `block` of `grid` must be computed.
     bool recomputes(const BlockClassification& grid, int block) const;
 

@@ -104,6 +104,12 @@ void compareForwardFrom(const ModelSpec& spec, int n, const char* what) {
     for (int t : {0, 64, n / 3, n - 1})
         check(t, t + 1, n);
     QVERIFY(model.forwardFrom(record, x, n) == record.output);
+    // Tokens of another length: nothing of the record fits, everything is computed afresh.
+    const Matrix<T> longer = data<T>(n + 5, 8, 5);
+    Evaluation all;
+    all.outputRows = n + 5;
+    QVERIFY(model.forwardFrom(record, longer, n + 5) ==
+            model.forwardBatch({longer}, Maps::Drop, all).front().output);
 }
 
 template <class T>
