@@ -8,40 +8,16 @@
 #include "process_tuning.h"
 #include "scenario_json.h"
 #include "side_by_side.h"
+#include "timing.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
 using namespace attnlab;
-
-namespace {
-
-struct Timing {
-    double median, min;
-};
-
-Timing measure(int warmup, int repeat, const std::function<void()>& once) {
-    for (int i = 0; i < warmup; ++i)
-        once();
-    std::vector<double> ms;
-    for (int i = 0; i < repeat; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        once();
-        ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count());
-    }
-    std::sort(ms.begin(), ms.end());
-    return {ms[ms.size() / 2], ms.front()};
-}
-
-} // namespace
 
 int main(int argc, char** argv) {
     keepFreedMemoryForReuse(); // as the explorer does

@@ -10,6 +10,7 @@
 #include "process_tuning.h"
 #include "scenario_document.h"
 #include "scenario_json.h"
+#include "timing.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -26,33 +27,13 @@ using namespace attnlab;
 
 namespace {
 
-struct Timing {
-    double median, min;
-};
-
 // The median of what was recorded after the first `skip` (warm-up) runs, as text.
 std::string medianAfter(std::vector<double> values, int skip) {
     values.erase(values.begin(), values.begin() + std::min<long>(skip, long(values.size())));
     if (values.empty()) return "null";
-    std::sort(values.begin(), values.end());
     char text[32];
-    std::snprintf(text, sizeof text, "%.2f", values[values.size() / 2]);
+    std::snprintf(text, sizeof text, "%.2f", summarise(std::move(values)).median);
     return text;
-}
-
-template <class F>
-Timing measure(int warmup, int repeat, F&& once) {
-    for (int i = 0; i < warmup; ++i)
-        once();
-    std::vector<double> ms;
-    for (int i = 0; i < repeat; ++i) {
-        QElapsedTimer t;
-        t.start();
-        once();
-        ms.push_back(double(t.nsecsElapsed()) / 1e6);
-    }
-    std::sort(ms.begin(), ms.end());
-    return {ms[ms.size() / 2], ms.front()};
 }
 
 Scenario scenarioAt(int n) {
