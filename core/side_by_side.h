@@ -24,6 +24,12 @@ struct ViewMatrix {
     /// The entry as text: exact fraction in exact mode, else 9 significant digits.
     std::string text(Eigen::Index row, Eigen::Index col) const;
     bool pooled() const { return rowBlock > 1 || colBlock > 1; }
+    /// The same picture: values, exact texts and blocks.
+    bool operator==(const ViewMatrix& o) const {
+        return rowBlock == o.rowBlock && colBlock == o.colBlock && exactText == o.exactText &&
+               values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
+               values == o.values;
+    }
 };
 
 struct HeadView {

@@ -87,11 +87,7 @@ QString HeatmapView::title() const {
 void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText) {
     // An edit often leaves a view as it was (a difference that stays zero, a layer the edit
     // did not reach): nothing to colour or draw again.
-    if (matrix.values.size() > 0 && matrix.rowBlock == matrix_.rowBlock &&
-        matrix.colBlock == matrix_.colBlock && matrix.exactText == matrix_.exactText &&
-        matrix.values.rows() == matrix_.values.rows() &&
-        matrix.values.cols() == matrix_.values.cols() && matrix.values == matrix_.values)
-        return;
+    if (matrix.values.size() > 0 && matrix == matrix_) return;
     matrix_ = matrix;
     const auto& v = matrix_.values;
     if (v.size() == 0) {

@@ -79,7 +79,7 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     tree_->setRootIsDecorated(false);
     tree_->setAlternatingRowColors(true);
     // Columns fit their contents once per update (fitColumns): ResizeToContents measured every
-    // row's text again for each of the cells an update sets, 90 times when the checks start.
+    // row's text again for each cell an update sets (six per property when the checks start).
     tree_->setUniformRowHeights(true); // one line per property: no per-row height on each verdict
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     details_->setOpenLinks(false);
@@ -162,12 +162,12 @@ void PropertyPanel::setFailed(int index, const QString& message) {
 }
 
 void PropertyPanel::fitColumns(const QTreeWidgetItem* changed) {
+    // One changed row: only a column whose text it outgrew (measuring a column means laying out
+    // every row's text). A cell draws its text between margins of the focus frame's plus one.
     const QFontMetrics metrics(tree_->font());
+    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
     for (int c = 0; c < tree_->columnCount(); ++c) {
-        // One changed row: only a column whose text it outgrew (measuring a column means
-        // laying out every row's text).
-        const int margin = tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1;
-        const int room = tree_->columnWidth(c) - 2 * margin - 4; // 4: never elide by rounding
+        const int room = tree_->columnWidth(c) - margins - 4; // 4: never elide by rounding
         if (!changed || metrics.horizontalAdvance(changed->text(c)) > room)
             tree_->resizeColumnToContents(c);
     }

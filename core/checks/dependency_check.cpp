@@ -164,17 +164,17 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
     return sweep;
 }
 
-// The dependency bound of the layers: the reachability of their key masks (ssm: causal or all).
+// Which keys a layer's query may read over n tokens: its mask, or for ssm causal or all.
+BoolMatrix keyMask(const LayerSpec& layer, int n) {
+    if (layer.mixer.kind != MixerSpec::Kind::Ssm) return buildMask(layer.mask, n);
+    return buildMask(layer.mixer.bidirectional ? MaskSpec::all() : MaskSpec::causal(), n);
+}
+
+// The dependency bound of the layers: the reachability of their key masks.
 BoolMatrix boundMap(const Scenario& s) {
     std::vector<BoolMatrix> masks;
-    const int n = s.n();
-    for (const LayerSpec& layer : s.model.layers) {
-        if (layer.mixer.kind == MixerSpec::Kind::Ssm)
-            masks.push_back(
-                buildMask(layer.mixer.bidirectional ? MaskSpec::all() : MaskSpec::causal(), n));
-        else
-            masks.push_back(buildMask(layer.mask, n));
-    }
+    for (const LayerSpec& layer : s.model.layers)
+        masks.push_back(keyMask(layer, s.n()));
     return reachability(masks);
 }
 
@@ -313,14 +313,9 @@ public:
         for (std::size_t l = 0; l < s.model.layers.size(); ++l) {
             const LayerSpec& layer = s.model.layers[l];
             const bool ssm = layer.mixer.kind == MixerSpec::Kind::Ssm;
-            const BoolMatrix mask =
-                ssm ? buildMask(layer.mixer.bidirectional ? MaskSpec::all() : MaskSpec::causal(),
-                                s.n())
-                    : buildMask(layer.mask, s.n());
+            const BoolMatrix mask = keyMask(layer, s.n());
             for (const auto& head : trace.layers[l].heads)
-                for (Eigen::Index i = 0; i < mask.rows(); ++i)
-                    for (Eigen::Index j = 0; j < mask.cols(); ++j)
-                        if (!mask(i, j) && head.weights(i, j) != T(0)) ++nonzeroBlocked;
+                nonzeroBlocked += (!mask && head.weights.array() != T(0)).count();
             bool future = false;
             for (Eigen::Index i = 0; i < mask.rows(); ++i)
                 future = future || mask.row(i).tail(mask.cols() - i - 1).any();
