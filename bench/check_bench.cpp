@@ -3,11 +3,11 @@
 // softmax layer in float32; --n changes n) it times the side-by-side views and each of the
 // scenario's checks, and prints the median and minimum of --repeat runs after --warmup, with
 // the threads used, as JSON. OMP_NUM_THREADS=1 gives the work of each on one thread.
-#include "checks/property_check.h"
-#include "kernels/parallel.h"
-#include "process_tuning.h"
-#include "scenario_json.h"
-#include "side_by_side.h"
+#include "core/base/parallel.h"
+#include "core/base/process_tuning.h"
+#include "core/checks/property_check.h"
+#include "core/explore/side_by_side.h"
+#include "core/io/scenario_reader.h"
 #include "timing.h"
 
 #include <algorithm>

@@ -4,13 +4,13 @@
 //  - a heatmap update at n = 4096: pooling a 4096 x 4096 map to the view limit and redrawing it.
 // Prints the median and minimum of each over --repeat runs after --warmup, as JSON, with the median
 // time at which the edit was accepted and the views and each verdict reached the GUI thread.
-#include "compute_service.h"
-#include "heatmap_view.h"
-#include "main_window.h"
-#include "process_tuning.h"
-#include "scenario_document.h"
-#include "scenario_json.h"
+#include "core/base/process_tuning.h"
+#include "core/io/scenario_reader.h"
 #include "timing.h"
+#include "ui/document/compute_service.h"
+#include "ui/document/scenario_document.h"
+#include "ui/main_window.h"
+#include "ui/views/heatmap_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,28 +1,34 @@
 # The optional accelerated backends (design.md, Backends; style.md: optional dependencies said
 # out loud). Each is AUTO (built when found), ON (required: not found is a configure error) or
-# OFF, is announced at configure time, and sets one compile definition on attnlab_core
+# OFF, is announced at configure time, and sets one compile definition on the backend layer
 # (ATTNLAB_HAVE_OPENCL, ATTNLAB_HAVE_CUDA). Included from the top level, because CUDA must be
 # enabled in the directory common to every target that links it.
-set(ATTNLAB_OPENCL AUTO CACHE STRING "OpenCL backend: AUTO, ON or OFF")
-set(ATTNLAB_CUDA AUTO CACHE STRING "CUDA backend: AUTO, ON or OFF")
-set_property(CACHE ATTNLAB_OPENCL PROPERTY STRINGS AUTO ON OFF)
-set_property(CACHE ATTNLAB_CUDA PROPERTY STRINGS AUTO ON OFF)
 
-# attnlab_backend_result(<name> <found> <why>): announces, and fails when ON but not found.
-function(attnlab_backend_result name variable found why)
-  if(found)
-    message(STATUS "${name} backend: ON (${why})")
-  elseif(${variable} STREQUAL "ON")
-    message(FATAL_ERROR "${name} backend: asked for (-D${variable}=ON) but ${why}")
+# attnlab_backend(<Name> <NAME>): reads the cache option ATTNLAB_<NAME> (AUTO, ON, OFF), runs
+# attnlab_detect_<name>() (which sets `found` and `why`), announces the result, fails when ON
+# but not found, and sets ATTNLAB_HAVE_<NAME>.
+macro(attnlab_backend name upper)
+  set(ATTNLAB_${upper} AUTO CACHE STRING "${name} backend: AUTO, ON or OFF")
+  set_property(CACHE ATTNLAB_${upper} PROPERTY STRINGS AUTO ON OFF)
+  set(ATTNLAB_HAVE_${upper} OFF)
+  if(ATTNLAB_${upper} STREQUAL "OFF")
+    message(STATUS "${name} backend: OFF (-DATTNLAB_${upper}=OFF)")
   else()
-    message(STATUS "${name} backend: OFF: ${why}")
+    string(TOLOWER ${name} lower)
+    cmake_language(CALL attnlab_detect_${lower})
+    if(found)
+      set(ATTNLAB_HAVE_${upper} ON)
+      message(STATUS "${name} backend: ON (${why})")
+    elseif(ATTNLAB_${upper} STREQUAL "ON")
+      message(FATAL_ERROR "${name} backend: asked for (-DATTNLAB_${upper}=ON) but ${why}")
+    else()
+      message(STATUS "${name} backend: OFF: ${why}")
+    endif()
   endif()
-endfunction()
+endmacro()
 
-set(ATTNLAB_HAVE_OPENCL OFF)
-if(ATTNLAB_OPENCL STREQUAL "OFF")
-  message(STATUS "OpenCL backend: OFF (-DATTNLAB_OPENCL=OFF)")
-else()
+macro(attnlab_detect_opencl)
+  set(found OFF)
   find_package(OpenCL QUIET)
   if(OpenCL_FOUND)
     find_path(ATTNLAB_OPENCL_CXX_HEADERS CL/opencl.hpp HINTS ${OpenCL_INCLUDE_DIRS})
@@ -32,7 +38,7 @@ else()
   elseif(NOT ATTNLAB_OPENCL_CXX_HEADERS)
     set(why "no OpenCL C++ bindings CL/opencl.hpp (Debian: opencl-clhpp-headers)")
   else()
-    set(ATTNLAB_HAVE_OPENCL ON)
+    set(found ON)
     set(why "OpenCL ${OpenCL_VERSION_STRING} headers, C++ bindings")
     if(EXISTS /etc/OpenCL/vendors/pocl.icd)
       string(APPEND why ", PoCL ICD installed")
@@ -40,13 +46,10 @@ else()
       string(APPEND why ", no PoCL ICD: devices depend on the installed drivers")
     endif()
   endif()
-  attnlab_backend_result(OpenCL ATTNLAB_OPENCL "${ATTNLAB_HAVE_OPENCL}" "${why}")
-endif()
+endmacro()
 
-set(ATTNLAB_HAVE_CUDA OFF)
-if(ATTNLAB_CUDA STREQUAL "OFF")
-  message(STATUS "CUDA backend: OFF (-DATTNLAB_CUDA=OFF)")
-else()
+macro(attnlab_detect_cuda)
+  set(found OFF)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
@@ -62,8 +65,52 @@ else()
   elseif(NOT CUDAToolkit_FOUND)
     set(why "nvcc found but not the CUDA toolkit libraries")
   else()
-    set(ATTNLAB_HAVE_CUDA ON)
+    set(found ON)
     set(why "nvcc ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
   endif()
-  attnlab_backend_result(CUDA ATTNLAB_CUDA "${ATTNLAB_HAVE_CUDA}" "${why}")
-endif()
+endmacro()
+
+attnlab_backend(OpenCL OPENCL)
+attnlab_backend(CUDA CUDA)
+
+# attnlab_add_backend(<target> <NAME> SOURCES <file>... LIBS <dep>...): the sources of one
+# accelerated backend join the backend layer <target>, which then defines ATTNLAB_HAVE_<NAME>.
+function(attnlab_add_backend target upper)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  target_sources(${target} PRIVATE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBS})
+  target_compile_definitions(${target} PUBLIC ATTNLAB_HAVE_${upper})
+endfunction()
+
+# attnlab_add_backends(<target>): every backend found above, added to the backend layer.
+function(attnlab_add_backends target)
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR}/backend)
+  if(ATTNLAB_HAVE_OPENCL)
+    # The kernel source, with the shared .inc files inlined, embedded as one string literal.
+    file(READ ${dir}/opencl/attention.cl source)
+    foreach(inc mask_eval attention_rows)
+      set(file ${dir}/shared/${inc}.inc)
+      file(READ ${file} body)
+      string(REPLACE "#include \"core/backend/shared/${inc}.inc\"" "${body}" source "${source}")
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
+    endforeach()
+    set(ATTNLAB_OPENCL_SOURCE "${source}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${dir}/opencl/attention.cl
+                                                                   ${dir}/opencl/opencl_source.cpp.in)
+    configure_file(${dir}/opencl/opencl_source.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/opencl_source.cpp
+                   @ONLY)
+    attnlab_add_backend(${target} OPENCL
+      SOURCES ${dir}/opencl/opencl_backend.cpp ${CMAKE_CURRENT_BINARY_DIR}/opencl_source.cpp
+      LIBS OpenCL::OpenCL)
+  endif()
+  if(ATTNLAB_HAVE_CUDA)
+    # Kernels in their own target: nvcc takes none of the C++ flags.
+    add_library(attnlab_cuda_kernels STATIC ${dir}/cuda/attention.cu)
+    target_include_directories(attnlab_cuda_kernels PRIVATE ${PROJECT_SOURCE_DIR})
+    set_target_properties(attnlab_cuda_kernels PROPERTIES CUDA_STANDARD 17
+                                                          POSITION_INDEPENDENT_CODE ON)
+    # The static runtime: no driver at run time means cudaGetDeviceCount fails, not the loader.
+    attnlab_add_backend(${target} CUDA SOURCES ${dir}/cuda/cuda_backend.cpp
+                        LIBS attnlab_cuda_kernels CUDA::cudart_static)
+  endif()
+endfunction()

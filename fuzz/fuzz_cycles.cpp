@@ -2,7 +2,7 @@
 // accepted permutation prints as cycles that parse back to the same permutation.
 #include "fuzz_support.h"
 
-#include "permutation.h"
+#include "core/spec/permutation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnlab;

@@ -3,8 +3,8 @@
 // n tokens. An accepted mask must survive save -> load and build into an n x n matrix.
 #include "fuzz_support.h"
 
-#include "mask.h"
-#include "scenario_json.h"
+#include "core/io/scenario_reader.h"
+#include "core/spec/mask.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnlab;

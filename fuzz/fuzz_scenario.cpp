@@ -2,7 +2,7 @@
 // scenario whose saved text reads back as the same scenario.
 #include "fuzz_support.h"
 
-#include "scenario_json.h"
+#include "core/io/scenario_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnlab;

@@ -4,8 +4,9 @@
 // allocation.
 #pragma once
 
-#include "error.h"
-#include "scenario_json.h"
+#include "core/base/error.h"
+#include "core/io/scenario_reader.h"
+#include "core/io/scenario_writer.h"
 
 #include <cstddef>
 #include <cstdint>

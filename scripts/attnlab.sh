@@ -3,12 +3,13 @@
 # sudo), configures and builds into build/, then either runs the main job or the whole test suite.
 #
 #   bash scripts/attnlab.sh run [SCENARIO]  # build, then open the explorer (default scenario)
-#   bash scripts/attnlab.sh test   # build, then run every test (ctest), then the same suite in an
-#                                  # ASan+UBSan build (build-asan/) and a short run of every fuzz
-#                                  # target (scripts/fuzz.sh, FUZZ_SECONDS each, default 20)
+#   bash scripts/attnlab.sh test   # build, then run every test (ctest), the core tests in a build
+#                                  # without the UI (build-core/), the whole suite in an ASan+UBSan
+#                                  # build (build-asan/) and a short run of every fuzz target
+#                                  # (scripts/fuzz.sh, FUZZ_SECONDS each, default 20)
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags),
-# ASAN_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 20).
+# CORE_BUILD_DIR (default build-core), ASAN_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 20).
 # The CUDA backend needs no package: it is built when the machine's CUDA toolkit (nvcc) is found.
 set -euo pipefail
 
@@ -50,6 +51,14 @@ cmake --build "$build" -j "$jobs"
 if [ "$mode" = test ]; then
     export QT_QPA_PLATFORM=offscreen
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    # The core without the UI: the build that proves the core needs no Qt widgets, and its tests.
+    core=${CORE_BUILD_DIR:-$root/build-core}
+    echo "== core build without the UI (-DATTNLAB_BUILD_UI=OFF) in $core"
+    # shellcheck disable=SC2086
+    cmake -S "$root" -B "$core" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_BUILD_UI=OFF \
+        -DATTNLAB_CUDA=OFF ${CMAKE_ARGS:-}
+    cmake --build "$core" -j "$jobs"
+    ctest --test-dir "$core" --output-on-failure -j "$jobs" -L core
     # The same suite under AddressSanitizer + UBSan (CUDA device code cannot be instrumented).
     asan=${ASAN_BUILD_DIR:-$root/build-asan}
     echo "== sanitizer build (ASan + UBSan) in $asan"

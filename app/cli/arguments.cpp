@@ -1,8 +1,8 @@
 // Arguments: parsing and validation of one subcommand's arguments.
 #include "arguments.h"
 
-#include "backend/registry.h"
-#include "error.h"
+#include "core/backend/registry.h"
+#include "core/base/error.h"
 
 #include <algorithm>
 

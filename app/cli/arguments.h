@@ -2,7 +2,7 @@
 // positionals, `--help`; anything else is a usage error (exit status 2).
 #pragma once
 
-#include "backend/backend_choice.h"
+#include "core/spec/backend_choice.h"
 
 #include <map>
 #include <optional>

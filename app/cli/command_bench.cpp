@@ -4,14 +4,14 @@
 #include "commands.h"
 #include "peak_probe.h"
 
-#include "checks/property_check.h"
-#include "checks/property_report.h"
-#include "error.h"
-#include "kernels/fused_attention.h"
-#include "kernels/parallel.h"
-#include "kernels/pooled_map.h"
-#include "matrix_spec.h"
-#include "model.h"
+#include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/pooled_map.h"
+#include "core/base/error.h"
+#include "core/base/parallel.h"
+#include "core/checks/property_check.h"
+#include "core/checks/property_report.h"
+#include "core/model/model.h"
+#include "core/spec/matrix_spec.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,11 +2,11 @@
 #include "arguments.h"
 #include "commands.h"
 
-#include "checks/property_check.h"
-#include "checks/report_export.h"
-#include "error.h"
-#include "run_report.h"
-#include "scenario_json.h"
+#include "core/base/error.h"
+#include "core/checks/property_check.h"
+#include "core/explore/run_report.h"
+#include "core/io/report_export.h"
+#include "core/io/scenario_reader.h"
 
 #include <ostream>
 #include <sstream>

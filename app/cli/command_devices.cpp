@@ -2,7 +2,7 @@
 #include "arguments.h"
 #include "commands.h"
 
-#include "backend/registry.h"
+#include "core/backend/registry.h"
 
 #include <nlohmann/json.hpp>
 

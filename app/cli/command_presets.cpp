@@ -2,7 +2,7 @@
 #include "arguments.h"
 #include "commands.h"
 
-#include "presets.h"
+#include "core/io/presets.h"
 
 #include <nlohmann/json.hpp>
 

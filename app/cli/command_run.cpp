@@ -2,11 +2,11 @@
 #include "arguments.h"
 #include "commands.h"
 
-#include "error.h"
-#include "heatmap_png.h"
-#include "npy.h"
-#include "run_report.h"
-#include "scenario_json.h"
+#include "core/base/error.h"
+#include "core/explore/run_report.h"
+#include "core/io/heatmap_png.h"
+#include "core/io/npy.h"
+#include "core/io/scenario_reader.h"
 
 #include <filesystem>
 #include <ostream>

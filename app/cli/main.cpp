@@ -2,9 +2,9 @@
 // turns errors into messages and exit statuses (2 for bad input or usage).
 #include "arguments.h"
 #include "commands.h"
-#include "process_tuning.h"
+#include "core/base/process_tuning.h"
 
-#include "error.h"
+#include "core/base/error.h"
 
 #include <iostream>
 

@@ -2,7 +2,7 @@
 // x86-64 core with two FMA pipes; with AVX2/FMA each is an 8-lane vector.
 #include "peak_probe.h"
 
-#include "kernels/parallel.h"
+#include "core/base/parallel.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,9 +1,9 @@
 // attnlab: the explorer window, opened on the default scenario or on the file (or
 // builtin:NAME) given as the first argument.
-#include "main_window.h"
+#include "ui/main_window.h"
 
-#include "compute_service.h"
-#include "process_tuning.h"
+#include "core/base/process_tuning.h"
+#include "ui/document/compute_service.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

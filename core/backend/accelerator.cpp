@@ -1,5 +1,5 @@
 // Host-side preparation and support rules shared by the OpenCL and CUDA backends.
-#include "backend/accelerator.h"
+#include "core/backend/accelerator.h"
 
 #include <algorithm>
 

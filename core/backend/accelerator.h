@@ -3,8 +3,8 @@
 // assembly of the result from the kernels' row-major buffers.
 #pragma once
 
-#include "backend/backend.h"
-#include "backend/mask_program.h"
+#include "core/backend/backend.h"
+#include "core/backend/mask_program.h"
 
 #include <cstdint>
 #include <vector>

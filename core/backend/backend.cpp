@@ -1,9 +1,9 @@
 // The parts of the backend interface every backend shares: requests from tasks, choice names.
-#include "backend/backend.h"
-#include "backend/backend_choice.h"
-#include "backend/mask_program.h"
+#include "core/backend/backend.h"
+#include "core/backend/mask_program.h"
+#include "core/spec/backend_choice.h"
 
-#include "error.h"
+#include "core/base/error.h"
 
 #include <stdexcept>
 

@@ -3,9 +3,9 @@
 // computes everything; accelerators compute float32 and float64 (exact is CPU-only).
 #pragma once
 
-#include "backend/device.h"
-#include "mask.h"
-#include "mixer.h"
+#include "core/backend/device.h"
+#include "core/spec/mask.h"
+#include "core/spec/mixer.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // Encoding mask expressions as kernel programs, and the CPU evaluation of the shared evaluator.
-#include "backend/mask_program.h"
+#include "core/backend/mask_program.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@ namespace attnlab {
 namespace kernel {
 #define ATTNLAB_FN inline
 #define ATTNLAB_GCONST const
-#include "backend/kernels/mask_eval.inc"
+#include "core/backend/shared/mask_eval.inc"
 #undef ATTNLAB_FN
 #undef ATTNLAB_GCONST
 } // namespace kernel

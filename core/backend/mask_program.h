@@ -4,7 +4,7 @@
 // bit each), so no n x n matrix is uploaded for the others.
 #pragma once
 
-#include "mask.h"
+#include "core/spec/mask.h"
 
 #include <vector>
 

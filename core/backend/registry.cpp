@@ -1,17 +1,17 @@
 // The backends compiled in, and per-head dispatch with fallback to the CPU.
-#include "backend/registry.h"
+#include "core/backend/registry.h"
 
-#include "backend/cpu_backend.h"
-#include "error.h"
+#include "core/backend/cpu/cpu_backend.h"
+#include "core/base/error.h"
 
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #ifdef ATTNLAB_HAVE_OPENCL
-#include "backend/opencl/opencl_backend.h"
+#include "core/backend/opencl/opencl_backend.h"
 #endif
 #ifdef ATTNLAB_HAVE_CUDA
-#include "backend/cuda/cuda_backend.h"
+#include "core/backend/cuda/cuda_backend.h"
 #endif
 
 namespace attnlab {

@@ -2,8 +2,8 @@
 // and the dispatch of one head to the backend a choice resolves to, with fallback to the CPU.
 #pragma once
 
-#include "backend/backend.h"
-#include "backend/backend_choice.h"
+#include "core/backend/backend.h"
+#include "core/spec/backend_choice.h"
 
 #include <memory>
 #include <string>

@@ -3,9 +3,9 @@
 // gives the same result as inside the batch. The batched evaluation stacks the rows of every
 // sequence for the token-wise products, as a batched kernel does, so in floating point its
 // reduction order may depend on the batch: such differences are reported as rounding.
-#include "checks/check_factories.h"
-#include "checks/check_support.h"
-#include "precision_dispatch.h"
+#include "core/base/precision_dispatch.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/check_support.h"
 
 #include <numeric>
 

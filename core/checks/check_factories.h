@@ -2,7 +2,7 @@
 // (registry.cpp) puts them in cli.md's order.
 #pragma once
 
-#include "checks/property_check.h"
+#include "core/checks/property_check.h"
 
 #include <memory>
 

@@ -1,9 +1,9 @@
 // Shared check helpers: parameters, cancellation, explanations.
-#include "checks/check_support.h"
+#include "core/checks/check_support.h"
 
 #include <algorithm>
 
-#include "error.h"
+#include "core/base/error.h"
 
 namespace attnlab {
 

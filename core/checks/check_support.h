@@ -2,12 +2,12 @@
 // depth behind tolerances, parameter reading, and filling a report from a deviation.
 #pragma once
 
-#include "backend/registry.h"
-#include "checks/comparison.h"
-#include "checks/property_check.h"
-#include "kernels/parallel.h"
-#include "model.h"
-#include "precision_dispatch.h"
+#include "core/backend/registry.h"
+#include "core/base/parallel.h"
+#include "core/base/precision_dispatch.h"
+#include "core/checks/comparison.h"
+#include "core/checks/property_check.h"
+#include "core/model/model.h"
 
 #include <algorithm>
 #include <string>

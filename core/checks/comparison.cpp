@@ -1,5 +1,5 @@
 // Entry-wise comparison and tolerances.
-#include "checks/comparison.h"
+#include "core/checks/comparison.h"
 
 #include <bit>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // magnitudes involved: exact mode compares exactly; float modes allow rounding only.
 #pragma once
 
-#include "scalar.h"
+#include "core/base/scalar.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,9 +3,9 @@
 // vectors; exact in exact mode) and compares it with the bound the layers' masks imply (their
 // reachability). Causality perturbs every suffix of the tokens at once, and measures the map only
 // to name a witness when an earlier output moves. The forwards spread over the CPU threads.
-#include "checks/check_factories.h"
-#include "checks/check_support.h"
-#include "precision_dispatch.h"
+#include "core/base/precision_dispatch.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/check_support.h"
 
 namespace attnlab {
 

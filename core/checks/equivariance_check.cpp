@@ -2,11 +2,11 @@
 // readout Σ_i f(X)[i]. Checked on the scenario's σ plus seeded samples (all σ when n! is within
 // the budget); a failure is shrunk to the fewest tokens, a single transposition and the first
 // differing entry.
-#include "checks/check_factories.h"
-#include "checks/check_support.h"
-#include "error.h"
-#include "kernels/parallel.h"
-#include "precision_dispatch.h"
+#include "core/base/error.h"
+#include "core/base/parallel.h"
+#include "core/base/precision_dispatch.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/check_support.h"
 
 #include <algorithm>
 #include <numeric>

@@ -2,15 +2,15 @@
 // scenario's precision) with central finite differences of ⟨f(X), δ⟩ computed in float64, and
 // tests ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ against the forward-mode JVP (exactly in exact mode, where finite
 // differences are skipped). Finite differences whose step crosses a ReLU kink are skipped.
-#include "checks/gradient_check.h"
+#include "core/checks/gradient_check.h"
 
-#include "backward.h"
-#include "checks/check_factories.h"
-#include "checks/check_support.h"
-#include "checks/comparison.h"
-#include "error.h"
-#include "precision_dispatch.h"
-#include "random.h"
+#include "core/base/error.h"
+#include "core/base/precision_dispatch.h"
+#include "core/base/random.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/check_support.h"
+#include "core/checks/comparison.h"
+#include "core/model/backward.h"
 
 #include <algorithm>
 #include <limits>

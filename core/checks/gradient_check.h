@@ -4,8 +4,8 @@
 // check fails for a wrong reverse pass).
 #pragma once
 
-#include "backward.h"
-#include "checks/property_check.h"
+#include "core/checks/property_check.h"
+#include "core/model/backward.h"
 
 #include <functional>
 #include <memory>

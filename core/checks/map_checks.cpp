@@ -1,10 +1,10 @@
 // Checks read off the per-head maps of one forward pass: row-sums (weights of softmax and
 // softmax_like rows sum to 1), logit-symmetry (S = Sᵀ per layer and head, explained by Wq·Wkᵀ and
 // the bias), and shift-invariance (scores with positions offset by c equal those at offset 0).
-#include "checks/check_factories.h"
-#include "checks/check_support.h"
-#include "error.h"
-#include "precision_dispatch.h"
+#include "core/base/error.h"
+#include "core/base/precision_dispatch.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/check_support.h"
 
 #include <algorithm>
 

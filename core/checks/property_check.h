@@ -2,8 +2,8 @@
 // property table). A check runs on a scenario's actual numbers in its precision.
 #pragma once
 
-#include "checks/property_report.h"
-#include "scenario.h"
+#include "core/checks/property_report.h"
+#include "core/model/scenario.h"
 
 #include <cstdint>
 #include <functional>

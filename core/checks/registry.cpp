@@ -1,7 +1,7 @@
 // The registry of property checks, the report's JSON form, and running a scenario's checks.
-#include "checks/check_factories.h"
-#include "checks/property_check.h"
-#include "error.h"
+#include "core/base/error.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/property_check.h"
 
 namespace attnlab {
 

@@ -4,9 +4,9 @@
 // added) equals the unsplit model on every sequence of the batch. Splitting the inner dimension
 // of A·B and adding the partial products is exact over the rationals, so only the order of the
 // sums changes: in floating point the difference is rounding and is reported as such.
-#include "checks/check_factories.h"
-#include "checks/check_support.h"
-#include "precision_dispatch.h"
+#include "core/base/precision_dispatch.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/check_support.h"
 
 namespace attnlab {
 

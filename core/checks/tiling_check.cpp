@@ -3,10 +3,10 @@
 // every divisor b of n and one ragged size. Exact in rational arithmetic; in floating point the
 // difference is rounding and is reported as such. In float modes the tiled side is the fused CPU
 // kernel with key blocks of b (what long sequences run on), the reference the dense path.
-#include "checks/check_factories.h"
-#include "checks/check_support.h"
-#include "error.h"
-#include "precision_dispatch.h"
+#include "core/base/error.h"
+#include "core/base/precision_dispatch.h"
+#include "core/checks/check_factories.h"
+#include "core/checks/check_support.h"
 
 namespace attnlab {
 

@@ -1,5 +1,5 @@
 // Reading positions out of witnesses: every check names rows and columns with the same keys.
-#include "checks/witness_cells.h"
+#include "core/checks/witness_cells.h"
 
 #include <cstdio>
 

@@ -2,7 +2,7 @@
 // dependency), which layer and head, and which cell, so a view can outline it.
 #pragma once
 
-#include "checks/property_report.h"
+#include "core/checks/property_report.h"
 
 #include <vector>
 

@@ -2,9 +2,9 @@
 // bias, mixer and mask shorthands.
 #pragma once
 
+#include "core/spec/mask.h"
+#include "core/spec/mixer.h"
 #include "core/test_support.h"
-#include "mask.h"
-#include "mixer.h"
 
 #include <QMetaType>
 #include <QStringList>

@@ -1,8 +1,8 @@
 // Property checks: for every property a scenario where it provably holds and one where it provably
 // fails, asserting the verdict, the exact deviation and the witness.
-#include "checks/property_check.h"
-#include "error.h"
-#include "scenario_json.h"
+#include "core/base/error.h"
+#include "core/checks/property_check.h"
+#include "core/io/scenario_reader.h"
 
 #include <QtTest>
 

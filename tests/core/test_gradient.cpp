@@ -3,10 +3,10 @@
 // forward-mode identity <J u, delta> = <u, J^T delta> exactly in Rational; mask all versus an
 // explicit all-ones mask; and the `gradient` check, which holds for the real reverse pass and
 // fails when a deliberately wrong one is plugged in.
-#include "backward.h"
-#include "checks/gradient_check.h"
-#include "error.h"
-#include "random.h"
+#include "core/base/error.h"
+#include "core/base/random.h"
+#include "core/checks/gradient_check.h"
+#include "core/model/backward.h"
 
 #include <QtTest>
 

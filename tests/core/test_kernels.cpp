@@ -2,12 +2,12 @@
 // every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi; the
 // block classification against brute force; the pooled map keeps peaks; Model::forward without
 // maps (fused) equals the forward with maps (reference).
-#include "error.h"
-#include "kernels/block_classification.h"
-#include "kernels/fused_attention.h"
-#include "kernels/pooled_map.h"
-#include "matrix_spec.h"
-#include "model.h"
+#include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/pooled_map.h"
+#include "core/base/error.h"
+#include "core/model/model.h"
+#include "core/spec/block_classification.h"
+#include "core/spec/matrix_spec.h"
 
 #include <QtTest>
 

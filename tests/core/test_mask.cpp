@@ -1,8 +1,8 @@
 // Masks (properties.md §1.5): every kind against a hand-written boolean matrix, validation,
 // all-masked rows, the boolean product and the reachability that bounds locality (§2.3).
-#include "core/test_support.h"
-#include "error.h"
-#include "mask.h"
+#include "core/base/error.h"
+#include "core/spec/mask.h"
+#include "test_support.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // Mask programs (backend/mask_program.h): the encoding the kernels evaluate agrees with
 // MaskSpec::allowed for every mask kind, nested combinations and sizes.
-#include "backend/mask_program.h"
+#include "core/backend/mask_program.h"
 
 #include <QtTest>
 

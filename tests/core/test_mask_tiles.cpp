@@ -1,12 +1,12 @@
 // The mask editor's mathematics: tile classification against a brute-force count (also when
 // the tile does not divide n), the cell-by-cell mask diff, and the library conventions'
 // key counts (properties.md §1.5).
-#include "core/test_support.h"
-#include "error.h"
-#include "mask.h"
-#include "mask_conventions.h"
-#include "mask_diff.h"
-#include "mask_tiles.h"
+#include "core/base/error.h"
+#include "core/spec/mask.h"
+#include "core/spec/mask_conventions.h"
+#include "core/spec/mask_diff.h"
+#include "core/spec/mask_tiles.h"
+#include "test_support.h"
 
 #include <QtTest>
 

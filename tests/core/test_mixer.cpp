@@ -1,8 +1,8 @@
 // Mixers (properties.md §1.1-1.2): hand-computed weights and outputs in exact arithmetic,
 // softmax in double, all-masked rows, scales, precision refusals and names. The tiled and
 // chunkwise evaluations are in test_mixer_evaluation.cpp.
-#include "core/mixer_test_data.h"
-#include "error.h"
+#include "core/base/error.h"
+#include "mixer_test_data.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // Mixers evaluated another way (properties.md §2.8-2.9): the tiled (flash) output equals the
 // untiled one for every tile size, exactly in exact mode and to rounding in double; the ssm scan
 // gives weights·V = recurrent = chunkwise for every chunk.
-#include "core/mixer_test_data.h"
-#include "error.h"
+#include "core/base/error.h"
+#include "mixer_test_data.h"
 
 #include <QtTest>
 

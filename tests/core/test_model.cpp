@@ -2,10 +2,10 @@
 // projection, residual, shape refusals, the smallest positional counterexample to permutation
 // equivariance (§2.1) computed exactly, equivariance without positions, all-masked row
 // warnings, and Maps::Drop.
-#include "core/test_support.h"
-#include "error.h"
-#include "model.h"
-#include "permutation.h"
+#include "core/base/error.h"
+#include "core/model/model.h"
+#include "core/spec/permutation.h"
+#include "test_support.h"
 
 #include <QtTest>
 

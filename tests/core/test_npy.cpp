@@ -1,9 +1,9 @@
 // NumPy .npy files: npyBytes → parseNpy round trips bit for bit, the header layout (magic,
 // version 1.0, 64-byte alignment, C order), the other dtypes and versions parseNpy reads, and
 // every kind of malformed input refused with InputError.
-#include "core/test_support.h"
-#include "error.h"
-#include "npy.h"
+#include "core/base/error.h"
+#include "core/io/npy.h"
+#include "test_support.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,8 +2,8 @@
 // precision the mixer allows and on every backend with a device: logits of magnitude 1e4 and
 // 1e-30, all-masked rows, n = 1, d = 1, a zero scale, ssm with a = 0 and a = 1, and subnormal
 // inputs.
-#include "backend/registry.h"
-#include "model.h"
+#include "core/backend/registry.h"
+#include "core/model/model.h"
 #include "test_support.h"
 
 #include <QTest>

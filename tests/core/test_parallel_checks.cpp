@@ -3,10 +3,10 @@
 // (every layer acts on each sequence by itself; splitting an inner dimension only reorders sums),
 // so the tests assert exact zeros, the same verdict in float64 and float32, the labelling of
 // float differences as rounding, and the labelling logic itself on differences beyond rounding.
-#include "checks/check_support.h"
-#include "checks/property_check.h"
-#include "error.h"
-#include "scenario_json.h"
+#include "core/base/error.h"
+#include "core/checks/check_support.h"
+#include "core/checks/property_check.h"
+#include "core/io/scenario_reader.h"
 
 #include <QtTest>
 

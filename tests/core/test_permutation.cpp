@@ -1,8 +1,8 @@
 // Permutations: validation of bijections, the algebra (compose, inverse), cycle notation, seeded
 // random draws, and the action on matrices with (P_σ X)[i] = X[σ(i)].
-#include "core/test_support.h"
-#include "error.h"
-#include "permutation.h"
+#include "core/base/error.h"
+#include "core/spec/permutation.h"
+#include "test_support.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // Positional information (properties.md §1.4): the absolute tables (polynomial, sinusoidal,
 // learned), RoPE's rotation and its relative-score property, the ALiBi bias and slopes, and the
 // refusals of exact mode.
-#include "core/test_support.h"
-#include "error.h"
-#include "positional.h"
+#include "core/base/error.h"
+#include "core/spec/positional.h"
+#include "test_support.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // Requests too large for memory are refused before anything is allocated, with the size named;
 // exact arithmetic on long inputs comes with a warning.
-#include "resource_limits.h"
-#include "scenario_json.h"
-#include "side_by_side.h"
+#include "core/explore/resource_limits.h"
+#include "core/explore/side_by_side.h"
+#include "core/io/scenario_reader.h"
 #include "test_support.h"
 
 #include <QTest>

@@ -1,8 +1,8 @@
 // Exact rationals: parsing ("k", "p/q", decimals) into lowest terms, the exact value of a
 // double's shortest decimal, the nearest double of a rational, and the refusals of exact mode.
-#include "core/test_support.h"
-#include "error.h"
-#include "scalar.h"
+#include "core/base/error.h"
+#include "core/base/scalar.h"
+#include "test_support.h"
 
 #include <QtTest>
 

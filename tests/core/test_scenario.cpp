@@ -1,8 +1,9 @@
 // Scenario files: every preset loads, save → load round-trips, and each class of bad input is
 // refused with a message naming the JSON path and the rule.
-#include "error.h"
-#include "presets.h"
-#include "scenario_json.h"
+#include "core/base/error.h"
+#include "core/io/presets.h"
+#include "core/io/scenario_reader.h"
+#include "core/io/scenario_writer.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,8 +2,8 @@
 // InputError a call throws.
 #pragma once
 
-#include "error.h"
-#include "scalar.h"
+#include "core/base/error.h"
+#include "core/base/scalar.h"
 
 #include <QString>
 #include <QStringList>

@@ -7,10 +7,10 @@
 //
 // Tolerance: |backend - cpu| <= tol · (1 + max|cpu|) entrywise, tol = 1e-4 in float32 and
 // 1e-10 in float64 (n ≤ 70, head widths 6 and 5: reassociated sums of that length).
-#include "backend/accelerator.h"
-#include "backend/registry.h"
-#include "mask.h"
-#include "model.h"
+#include "core/backend/accelerator.h"
+#include "core/backend/registry.h"
+#include "core/model/model.h"
+#include "core/spec/mask.h"
 
 #include <QtTest>
 

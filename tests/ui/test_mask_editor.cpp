@@ -1,12 +1,12 @@
 // The mask editor driven as a user would: kind and parameters, clicks and drags on the paint
 // view, and/or/not, the all-masked-row warning, the block view and the mask diff.
 // Set ATTNLAB_MASK_EDITOR_PNG to a path to also save a picture of the editor.
-#include "mask_block_view.h"
-#include "mask_combine_panel.h"
-#include "mask_diff_dialog.h"
-#include "mask_editor.h"
-#include "mask_kind_form.h"
-#include "mask_paint_view.h"
+#include "ui/mask/mask_block_view.h"
+#include "ui/mask/mask_combine_panel.h"
+#include "ui/mask/mask_diff_dialog.h"
+#include "ui/mask/mask_editor.h"
+#include "ui/mask/mask_kind_form.h"
+#include "ui/mask/mask_paint_view.h"
 
 #include <QApplication>
 #include <QComboBox>

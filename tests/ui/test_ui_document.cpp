@@ -1,7 +1,7 @@
 // ScenarioDocument: every edit is one undoable step, an invalid edit is refused with a message and
 // changes nothing, and save -> open gives the same scenario back.
-#include "scenario_document.h"
-#include "scenario_json.h"
+#include "core/io/scenario_reader.h"
+#include "ui/document/scenario_document.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

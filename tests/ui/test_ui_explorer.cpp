@@ -2,21 +2,21 @@
 // exact numbers, a typed cell changes the trace, a bad cell is refused, a permutation updates the
 // transformed side, removing positions changes the verdict, undo restores, presets load, a failing
 // property outlines its witness, rapid edits end on the newest one, and views export.
-#include "heatmap_view.h"
-#include "mask_editor.h"
-#include "mask_paint_view.h"
-#include "matrix_dialog.h"
-#include "model_editor.h"
+#include "core/io/presets.h"
+#include "core/io/scenario_reader.h"
 #include "preset_verdicts.h"
-#include "presets.h"
-#include "property_panel.h"
-#include "scenario_document.h"
-#include "scenario_json.h"
-#include "token_table_model.h"
-#include "tokens_editor.h"
-#include "transform_editor.h"
+#include "ui/document/scenario_document.h"
+#include "ui/editors/matrix_dialog.h"
+#include "ui/editors/model_editor.h"
+#include "ui/editors/token_table_model.h"
+#include "ui/editors/tokens_editor.h"
+#include "ui/editors/transform_editor.h"
+#include "ui/mask/mask_editor.h"
+#include "ui/mask/mask_paint_view.h"
+#include "ui/panels/property_panel.h"
+#include "ui/panels/views_panel.h"
+#include "ui/views/heatmap_view.h"
 #include "ui_support.h"
-#include "views_panel.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -1,7 +1,7 @@
 // HeatmapView: draws a matrix cell for cell, shows exact values in tooltips, pools large maps
 // keeping their peaks, outlines witness cells, overlays masks, and exports non-empty PNG, SVG, PDF.
-#include "heatmap_view.h"
-#include "view_export.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/view_export.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -2,17 +2,17 @@
 // back on the next start; a thousand rapid edits through the real widgets end with views and
 // verdicts identical to a fresh computation of the final scenario, while the event loop never
 // stalls for 100 ms or more.
-#include "autosave.h"
-#include "checks/property_check.h"
+#include "core/checks/property_check.h"
+#include "core/io/scenario_reader.h"
 #include "preset_verdicts.h"
-#include "property_panel.h"
-#include "scenario_document.h"
-#include "scenario_json.h"
-#include "token_table_model.h"
-#include "tokens_editor.h"
-#include "transform_editor.h"
+#include "ui/document/autosave.h"
+#include "ui/document/scenario_document.h"
+#include "ui/editors/token_table_model.h"
+#include "ui/editors/tokens_editor.h"
+#include "ui/editors/transform_editor.h"
+#include "ui/panels/property_panel.h"
+#include "ui/panels/views_panel.h"
 #include "ui_support.h"
-#include "views_panel.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

@@ -1,8 +1,8 @@
 // Helpers shared by the ui tests: waiting for the explorer's worker to answer the newest edit.
 #pragma once
 
-#include "compute_service.h"
-#include "main_window.h"
+#include "ui/document/compute_service.h"
+#include "ui/main_window.h"
 
 #include <QSignalSpy>
 #include <QTest>

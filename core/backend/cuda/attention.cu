@@ -1,6 +1,6 @@
 // CUDA kernels of the attention backend: the shared arithmetic of kernels/attention_rows.inc
 // instantiated for float and double, and their launchers (cuda_kernels.h).
-#include "backend/cuda/cuda_kernels.h"
+#include "core/backend/cuda/cuda_kernels.h"
 
 #include <cuda_runtime.h>
 
@@ -25,20 +25,20 @@ __device__ inline double attnlab_exp(double x) {
     return ::exp(x);
 }
 
-#include "backend/kernels/mask_eval.inc"
+#include "core/backend/shared/mask_eval.inc"
 
 namespace f32 {
 using REAL = float;
-#include "backend/kernels/attention_rows.inc"
+#include "core/backend/shared/attention_rows.inc"
 // The kernels after the device functions they call.
-#include "backend/cuda/kernels.cuh"
+#include "core/backend/cuda/kernels.cuh"
 } // namespace f32
 
 namespace f64 {
 using REAL = double;
-#include "backend/kernels/attention_rows.inc"
+#include "core/backend/shared/attention_rows.inc"
 // The kernels after the device functions they call.
-#include "backend/cuda/kernels.cuh"
+#include "core/backend/cuda/kernels.cuh"
 } // namespace f64
 
 namespace {

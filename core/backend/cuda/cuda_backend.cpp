@@ -1,9 +1,9 @@
 // The CUDA backend's host side: device discovery through the runtime API, device memory, and
 // the launch of the kernels of attention.cu.
-#include "backend/cuda/cuda_backend.h"
+#include "core/backend/cuda/cuda_backend.h"
 
-#include "backend/accelerator.h"
-#include "backend/cuda/cuda_kernels.h"
+#include "core/backend/accelerator.h"
+#include "core/backend/cuda/cuda_kernels.h"
 
 #include <cuda_runtime_api.h>
 

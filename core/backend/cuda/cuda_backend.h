@@ -2,7 +2,7 @@
 // and a status line saying which, never an abort.
 #pragma once
 
-#include "backend/backend.h"
+#include "core/backend/backend.h"
 
 #include <memory>
 

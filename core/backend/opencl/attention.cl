@@ -26,8 +26,8 @@ int attnlab_group_any(int value, __local int* flag) {
     return *flag;
 }
 
-#include "mask_eval.inc"
-#include "attention_rows.inc"
+#include "core/backend/shared/mask_eval.inc"
+#include "core/backend/shared/attention_rows.inc"
 
 /* One work-item per query row: scores, weights and whether the row has an allowed key. */
 __kernel void attnlab_maps(__global const REAL* q, __global const REAL* k,

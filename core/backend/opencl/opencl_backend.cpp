@@ -5,10 +5,10 @@
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #include <CL/opencl.hpp>
 
-#include "backend/opencl/opencl_backend.h"
+#include "core/backend/opencl/opencl_backend.h"
 
-#include "backend/accelerator.h"
-#include "backend/opencl/opencl_source.h"
+#include "core/backend/accelerator.h"
+#include "core/backend/opencl/opencl_source.h"
 
 #include <mutex>
 #include <optional>

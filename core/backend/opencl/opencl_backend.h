@@ -2,7 +2,7 @@
 // (PoCL's CPU device in CI). Kernels are compiled at run time from the embedded source.
 #pragma once
 
-#include "backend/backend.h"
+#include "core/backend/backend.h"
 
 #include <memory>
 

@@ -1,0 +1,144 @@
+// The fused kernel: one task per (head, query block), each streaming over the key blocks its
+// mask row of tiles allows, with running accumulators in the tile's own scalar type.
+#include "core/backend/cpu/fused_attention.h"
+
+#include "core/backend/cpu/score_tiles.h"
+#include "core/base/error.h"
+#include "core/base/parallel.h"
+
+namespace attnlab::kernels {
+
+namespace {
+
+// What every task of one call shares.
+template <class T>
+struct Job {
+    MixerSpec::Kind kind;
+    T scale;
+    const MaskSpec& mask;
+    const BlockClassification& grid;
+};
+
+// The rows of one query block of one head's output; marks the rows that saw an allowed key.
+template <class T>
+void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, Matrix<T>& out,
+                      BoolColumn* seenRows) {
+    constexpr T minusInf = ScoreTiles<T>::minusInf;
+    ScoreTiles<T> scores(job.kind, job.scale, job.mask, job.grid, head, block);
+    const int rows = scores.rows();
+    Matrix<T> acc = Matrix<T>::Zero(rows, head.v->cols()); // Σ w·V[t]
+    Column<T> total = Column<T>::Zero(rows);               // Σ w
+    Column<T> runMax = Column<T>::Constant(rows, minusInf);
+    BoolColumn seen = BoolColumn::Constant(rows, false);
+    for (int kb = 0; kb < job.grid.tileCols; ++kb) {
+        auto tile = scores.fill(kb, seen);
+        if (tile.rows() == 0) continue;
+        if (job.kind == MixerSpec::Kind::Softmax) { // running max, rescaling what came before
+            const Column<T> newMax = runMax.max(tile.colwise().maxCoeff().transpose().array());
+            for (Eigen::Index i = 0; i < rows; ++i) {
+                const T shift = newMax(i) == minusInf ? T(0) : newMax(i);
+                tile.col(i).array() = (tile.col(i).array() - shift).exp();
+                // exp(-inf) = 0 and exp(0) = 1 exactly, without the library's slow edge paths.
+                const T rescale = runMax(i) == minusInf ? T(0)
+                                  : runMax(i) == shift  ? T(1)
+                                                        : std::exp(runMax(i) - shift);
+                total(i) = rescale * total(i) + tile.col(i).sum();
+                if (rescale != T(1)) acc.row(i) *= rescale;
+            }
+            runMax = newMax;
+        } else {
+            total += tile.colwise().sum().transpose().array();
+        }
+        acc.noalias() += tile.transpose() * head.v->middleRows(kb * job.grid.colTile, tile.rows());
+    }
+    if (job.kind != MixerSpec::Kind::Raw)
+        acc = seen.select(total.inverse(), T(0)).matrix().asDiagonal() * acc;
+    out.middleRows(scores.firstRow(), rows) = acc;
+    if (seenRows) seenRows->segment(scores.firstRow(), rows) = seen;
+}
+
+} // namespace
+
+template <class T>
+BlockReuse<T>::BlockReuse(std::vector<Matrix<T>> outputs, const std::vector<bool>& changedRows)
+    : outputs_(std::move(outputs)), changedBefore_(changedRows.size() + 1, 0) {
+    for (std::size_t r = 0; r < changedRows.size(); ++r)
+        changedBefore_[r + 1] = changedBefore_[r] + (changedRows[r] ? 1 : 0);
+}
+
+template <class T>
+bool BlockReuse<T>::fits(const std::vector<HeadInputs<T>>& heads, int n) const {
+    if (outputs_.size() != heads.size() || changedBefore_.size() != std::size_t(n) + 1)
+        return false;
+    for (std::size_t h = 0; h < heads.size(); ++h)
+        if (outputs_[h].rows() != n || outputs_[h].cols() != heads[h].v->cols()) return false;
+    return true;
+}
+
+template <class T>
+bool BlockReuse<T>::recomputes(const BlockClassification& grid, int block) const {
+    const long n = grid.n;
+    const long s0 = long(block) * grid.rowTile;
+    if (anyChanged(s0, std::min(n, s0 + grid.rowTile))) return true;
+    for (int kb = 0; kb < grid.tileCols; ++kb) {
+        const long t0 = long(kb) * grid.colTile;
+        if (grid.at(block, kb) != TileKind::Empty && anyChanged(t0, std::min(n, t0 + grid.colTile)))
+            return true;
+    }
+    return false;
+}
+
+template <class T>
+FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
+                              const std::vector<HeadInputs<T>>& heads, KernelTiles tiles,
+                              int queryRows, const BlockReuse<T>* reuse) {
+    if (mixer.kind == MixerSpec::Kind::Ssm)
+        throw InputError("the fused kernel takes softmax, softmax_like or raw, not ssm");
+    FusedResult<T> result;
+    if (heads.empty()) return result;
+    const int n = int(heads.front().q->rows());
+    for (const HeadInputs<T>& h : heads)
+        if (h.q->rows() != n || h.k->rows() != n || h.v->rows() != n || h.q->cols() != h.k->cols())
+            throw InputError("fused attention: Q, K, V must have n rows and Q, K one width");
+    const BlockClassification grid = classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
+    const Job<T> job{mixer.kind, mixerScale<T>(mixer, int(heads.front().q->cols())), mask, grid};
+    const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
+    if (reuse && !reuse->fits(heads, n))
+        throw InputError("fused attention: the evaluation to reuse has other shapes");
+    for (std::size_t h = 0; h < heads.size(); ++h)
+        result.outputs.push_back(reuse           ? reuse->output(h)
+                                 : firstRowsOnly ? Matrix<T>::Zero(n, heads[h].v->cols())
+                                                 : Matrix<T>(n, heads[h].v->cols()));
+    const long blocks =
+        firstRowsOnly ? (queryRows + grid.rowTile - 1) / grid.rowTile : grid.tileRows;
+    std::vector<int> computed; // the longest causal rows first
+    for (long block = blocks - 1; block >= 0; --block)
+        if (!reuse || reuse->recomputes(grid, int(block))) computed.push_back(int(block));
+    const auto count = long(computed.size());
+    BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
+    const double work = double(heads.size()) * double(grid.boundedEntries()) *
+                        double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /
+                        double(std::max(1L, blocks));
+    parallelFor(
+        long(heads.size()) * count,
+        [&](long task) {
+            const auto head = std::size_t(task / count);
+            attendQueryBlock<T>(job, heads[head], computed[std::size_t(task % count)],
+                                result.outputs[head], head == 0 ? &seen : nullptr);
+        },
+        work);
+    for (int s = 0; s < (firstRowsOnly ? queryRows : n); ++s)
+        if (!seen(s)) result.allMaskedRows.push_back(s);
+    return result;
+}
+
+template class BlockReuse<float>;
+template class BlockReuse<double>;
+template FusedResult<float> fusedAttention<float>(const MixerSpec&, const MaskSpec&,
+                                                  const std::vector<HeadInputs<float>>&,
+                                                  KernelTiles, int, const BlockReuse<float>*);
+template FusedResult<double> fusedAttention<double>(const MixerSpec&, const MaskSpec&,
+                                                    const std::vector<HeadInputs<double>>&,
+                                                    KernelTiles, int, const BlockReuse<double>*);
+
+} // namespace attnlab::kernels

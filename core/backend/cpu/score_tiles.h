@@ -1,0 +1,96 @@
+// Inside the kernels: the tiles of one query block's scores, held keys x queries (each query's
+// row of weights is one contiguous column), with the scale, the distance bias and the mask
+// applied, ready for the mixer: softmax gets blocked entries -inf, softmax_like 1 + relu(s) and
+// raw s with blocked entries 0. Shared by the fused kernel and the pooled weight map.
+#pragma once
+
+#include "core/backend/cpu/fused_attention.h"
+#include "core/spec/block_classification.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace attnlab::kernels {
+
+template <class T>
+using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
+using BoolColumn = Eigen::Array<bool, Eigen::Dynamic, 1>;
+
+template <class T>
+class ScoreTiles {
+public:
+    static constexpr T minusInf = -std::numeric_limits<T>::infinity();
+
+    ScoreTiles(MixerSpec::Kind kind, T scale, const MaskSpec& mask, const BlockClassification& grid,
+               const HeadInputs<T>& head, int block)
+        : kind_(kind), mask_(mask), grid_(grid), head_(head), block_(block),
+          s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
+          qt_(scale * head.q->middleRows(s0_, rows_).transpose()), scratch_(grid.colTile, rows_) {
+        intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
+    }
+
+    int firstRow() const { return s0_; }
+    int rows() const { return rows_; }
+
+    /// The tile of key block kb (keys x queries), or an empty block for an empty tile; marks in
+    /// `seen` the queries that have an allowed key in it.
+    Eigen::Block<Matrix<T>> fill(int kb, BoolColumn& seen) {
+        const TileKind kind = grid_.at(block_, kb);
+        const int t0 = kb * grid_.colTile, cols = std::min(grid_.colTile, grid_.n - t0);
+        auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
+        if (kind == TileKind::Empty) return tile;
+        tile.noalias() = head_.k->middleRows(t0, cols) * qt_;
+        if (head_.bias) addBias(tile, *head_.bias, t0);
+        if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
+        if (kind == TileKind::Full) {
+            seen.setConstant(true);
+            return tile;
+        }
+        const T blocked = kind_ == MixerSpec::Kind::Softmax ? minusInf : T(0);
+        if (!intervals_) {
+            const BoolMatrix allowed = tileMask(mask_, grid_.n, s0_, rows_, t0, cols).transpose();
+            seen = seen || allowed.colwise().any().transpose();
+            tile = allowed.select(tile.array(), blocked);
+            return tile;
+        }
+        for (int i = 0; i < rows_; ++i) {
+            const auto [first, last] = ranges_[std::size_t(i)];
+            const long lo = std::clamp<long>(first - t0, 0, cols);
+            const long hi = std::max(lo, std::clamp<long>(last - t0 + 1, 0, cols));
+            tile.col(i).head(lo).setConstant(blocked);
+            tile.col(i).tail(cols - hi).setConstant(blocked);
+            seen(i) = seen(i) || lo < hi;
+        }
+        return tile;
+    }
+
+private:
+    // Adds the distance bias: -slope·|s - t| (or -slope·(s - t)) for keys from t0.
+    template <class Tile>
+    void addBias(Tile& tile, const DistanceBias& bias, int t0) const {
+        const auto keys = tile.rows();
+        const Column<T> keyOffsets = Column<T>::LinSpaced(keys, T(-t0), T(-t0 - keys + 1));
+        const T slope = T(bias.slope);
+        for (Eigen::Index i = 0; i < tile.cols(); ++i) {
+            const auto distance = keyOffsets + T(s0_ + i); // s - t
+            if (bias.causal)
+                tile.col(i).array() -= slope * distance;
+            else
+                tile.col(i).array() -= slope * distance.abs();
+        }
+    }
+
+    MixerSpec::Kind kind_;
+    const MaskSpec& mask_;
+    const BlockClassification& grid_;
+    const HeadInputs<T>& head_;
+    int block_, s0_, rows_;
+    Matrix<T> qt_; // scaled queries, p x rows
+    Matrix<T> scratch_;
+    std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
+    bool intervals_ = false;
+};
+
+} // namespace attnlab::kernels

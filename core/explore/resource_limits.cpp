@@ -1,0 +1,64 @@
+// Estimating memory and exact-arithmetic cost before computing.
+#include "core/explore/resource_limits.h"
+
+#include "core/base/error.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+std::uint64_t entryBytes(Precision p) {
+    switch (p) {
+    case Precision::Float32:
+        return 4;
+    case Precision::Float64:
+        return 8;
+    case Precision::Exact:
+        break;
+    }
+    return 64; // an mpq_t and its two limbs at least
+}
+
+std::string gib(std::uint64_t bytes) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f GiB", double(bytes) / double(1ull << 30));
+    return buffer;
+}
+
+} // namespace
+
+std::uint64_t mapBytes(const Scenario& s, int sides) {
+    std::uint64_t heads = 0;
+    for (const LayerSpec& layer : s.model.layers)
+        heads += std::uint64_t(std::max(layer.heads, 1));
+    const std::uint64_t n = std::uint64_t(std::max(s.n(), 0));
+    return std::uint64_t(sides) * heads * 2 * n * n * entryBytes(s.precision);
+}
+
+void checkMapMemory(const Scenario& s, int sides) {
+    const std::uint64_t bytes = mapBytes(s, sides);
+    if (bytes > kMapMemoryLimit)
+        throw InputError("keeping the scores and weights of " + std::to_string(sides) +
+                         " pass(es) at n = " + std::to_string(s.n()) + " needs " + gib(bytes) +
+                         " (limit " + gib(kMapMemoryLimit) +
+                         "): use fewer tokens, heads or layers, or a run without maps");
+}
+
+std::optional<std::string> exactCostWarning(const Scenario& s) {
+    if (s.precision != Precision::Exact) return std::nullopt;
+    // Each normalising layer divides by a sum of n terms and feeds the next: denominators grow
+    // with the number of tokens times the depth; an ssm scan multiplies a^(s-t) along n steps.
+    long work = 0;
+    for (const LayerSpec& layer : s.model.layers)
+        work += long(s.n()) * (layer.mixer.kind == MixerSpec::Kind::Ssm ? 2 : 1);
+    work *= long(s.model.layers.size());
+    if (work <= 256) return std::nullopt;
+    return "exact arithmetic on " + std::to_string(s.n()) + " tokens through " +
+           std::to_string(s.model.layers.size()) +
+           " layer(s): the fractions can grow to thousands of digits and take long; "
+           "checks can be cancelled (Esc), or switch to float64";
+}
+
+} // namespace attnlab

@@ -1,0 +1,197 @@
+// Running a scenario and reporting the traces as JSON or text.
+#include "core/explore/run_report.h"
+
+#include "core/base/precision_dispatch.h"
+#include "core/explore/resource_limits.h"
+#include "core/model/model.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace attnlab {
+
+using nlohmann::json;
+
+template <class T>
+json matrixValuesJson(const Matrix<T>& m) {
+    json rows = json::array();
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        json row = json::array();
+        for (Eigen::Index j = 0; j < m.cols(); ++j) {
+            if constexpr (ScalarOps<T>::exact)
+                row.push_back(rationalText(m(i, j)));
+            else
+                row.push_back(static_cast<double>(m(i, j)));
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+namespace {
+
+template <class T>
+struct Sides {
+    Trace<T> original;
+    std::optional<Trace<T>> transformed;
+    Permutation sigma;
+};
+
+template <class T>
+Sides<T> computeSides(const Scenario& s) {
+    checkMapMemory(s, s.permutation.isSet() ? 2 : 1);
+    const Model<T> model(s.model, s.d(), s.backend);
+    const Matrix<T> x = s.tokens.materialize<T>();
+    Sides<T> sides{model.forward(x), std::nullopt, s.permutation.resolve(s.n())};
+    if (s.permutation.isSet()) sides.transformed = model.forward(sides.sigma.applyRows(x));
+    return sides;
+}
+
+template <class T>
+json traceJson(const Trace<T>& trace) {
+    json layers = json::array();
+    for (const auto& layer : trace.layers) {
+        json heads = json::array();
+        for (const auto& head : layer.heads)
+            heads.push_back({{"scores", matrixValuesJson(head.scores)},
+                             {"weights", matrixValuesJson(head.weights)}});
+        layers.push_back({{"heads", heads},
+                          {"output", matrixValuesJson(layer.output)},
+                          {"backend", layer.backend}});
+    }
+    return {{"input", matrixValuesJson(trace.input)},
+            {"layers", layers},
+            {"output", matrixValuesJson(trace.output)}};
+}
+
+// The backends that computed the layers, each once, in order: "opencl", "opencl+cpu".
+template <class T>
+std::string backendsUsed(const Trace<T>& trace) {
+    std::string used;
+    for (const auto& layer : trace.layers)
+        if (("+" + used + "+").find("+" + layer.backend + "+") == std::string::npos)
+            used += (used.empty() ? "" : "+") + layer.backend;
+    return used;
+}
+
+template <class T>
+std::string entryText(const T& v) {
+    if constexpr (ScalarOps<T>::exact) {
+        return rationalText(v);
+    } else {
+        std::ostringstream out;
+        out << std::setprecision(std::is_same_v<T, float> ? 6 : 8) << v;
+        return out.str();
+    }
+}
+
+template <class T>
+void printMatrix(std::ostringstream& out, const std::string& title, const Matrix<T>& m) {
+    out << title << " (" << m.rows() << " x " << m.cols() << ")\n";
+    std::vector<std::string> cells(static_cast<std::size_t>(m.size()));
+    std::size_t width = 1;
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        cells[std::size_t(i)] = entryText<T>(m(i));
+        width = std::max(width, cells[std::size_t(i)].size());
+    }
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        out << "  ";
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            out << std::setw(int(width) + 1) << cells[std::size_t(i + j * m.rows())];
+        out << '\n';
+    }
+}
+
+template <class T>
+void printTrace(std::ostringstream& out, const std::string& side, const Trace<T>& trace) {
+    out << "== " << side << " ==\n";
+    printMatrix(out, "input (after absolute positions)", trace.input);
+    for (std::size_t l = 0; l < trace.layers.size(); ++l)
+        for (std::size_t h = 0; h < trace.layers[l].heads.size(); ++h)
+            printMatrix(out,
+                        "layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
+                        trace.layers[l].heads[h].weights);
+    for (std::size_t l = 0; l < trace.layers.size(); ++l)
+        out << "layer " << l << " computed on " << trace.layers[l].backend << "\n";
+    printMatrix(out, "output", trace.output);
+}
+
+} // namespace
+
+json runJson(const Scenario& s) {
+    return withScalar(s.precision, [&]<class T>() {
+        const Sides<T> sides = computeSides<T>(s);
+        json j = {{"n", s.n()},
+                  {"d", s.d()},
+                  {"precision", precisionName(s.precision)},
+                  {"backend", backendsUsed(sides.original)},
+                  {"backend_requested", backendChoiceName(s.backend)},
+                  {"original", traceJson(sides.original)}};
+        if (sides.transformed) {
+            j["transformed"] = traceJson(*sides.transformed);
+            j["permutation"] = sides.sigma.images();
+        }
+        j["warnings"] = sides.original.warnings;
+        j["notices"] = sides.original.notices;
+        return j;
+    });
+}
+
+std::string runText(const Scenario& s) {
+    return withScalar(s.precision, [&]<class T>() {
+        const Sides<T> sides = computeSides<T>(s);
+        std::ostringstream out;
+        out << (s.name.empty() ? "(unnamed scenario)" : s.name) << "\n"
+            << "n = " << s.n() << ", d = " << s.d() << ", precision " << precisionName(s.precision)
+            << ", " << s.model.layers.size() << " layer(s), positional "
+            << s.model.positional.describe() << ", backend " << backendsUsed(sides.original)
+            << " (asked: " << backendChoiceName(s.backend) << ")\n\n";
+        printTrace(out, "original f(X)", sides.original);
+        if (sides.transformed) {
+            out << "\n";
+            printTrace(out, "transformed f(P X), sigma = " + sides.sigma.cycles(),
+                       *sides.transformed);
+            const Matrix<T> expected = sides.sigma.applyRows(sides.original.output);
+            const Matrix<T> diff = sides.transformed->output - expected;
+            out << "\n";
+            printMatrix(out, "difference f(P X) - P f(X)", diff);
+            T largest = T(0);
+            for (Eigen::Index i = 0; i < diff.size(); ++i)
+                largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
+            out << "largest |f(P X) - P f(X)| = " << entryText<T>(largest) << "\n";
+        }
+        for (const std::string& w : sides.original.warnings)
+            out << "warning: " << w << "\n";
+        for (const std::string& notice : sides.original.notices)
+            out << "notice: " << notice << "\n";
+        return out.str();
+    });
+}
+
+template <class T>
+json traceBackendJson(const Trace<T>& trace, BackendChoice requested) {
+    json layers = json::array();
+    for (const auto& layer : trace.layers)
+        layers.push_back(layer.backend);
+    return json{{"backend", backendsUsed(trace)},
+                {"backend_requested", backendChoiceName(requested)},
+                {"layer_backends", layers},
+                {"notices", trace.notices}};
+}
+
+json backendJson(const Scenario& s) {
+    return withScalar(s.precision, [&]<class T>() {
+        return traceBackendJson(
+            Model<T>(s.model, s.d(), s.backend).forward(s.tokens.materialize<T>(), Maps::Drop),
+            s.backend);
+    });
+}
+
+template json traceBackendJson<float>(const Trace<float>&, BackendChoice);
+template json traceBackendJson<double>(const Trace<double>&, BackendChoice);
+template json traceBackendJson<Rational>(const Trace<Rational>&, BackendChoice);
+template json matrixValuesJson<float>(const Matrix<float>&);
+template json matrixValuesJson<double>(const Matrix<double>&);
+template json matrixValuesJson<Rational>(const Matrix<Rational>&);
+
+} // namespace attnlab

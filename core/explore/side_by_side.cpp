@@ -1,0 +1,190 @@
+// Computing the original and transformed sides of a scenario and their difference for drawing.
+#include "core/explore/side_by_side.h"
+
+#include "core/backend/cpu/pooled_map.h"
+#include "core/base/error.h"
+#include "core/base/precision_dispatch.h"
+#include "core/explore/resource_limits.h"
+#include "core/explore/run_report.h"
+#include "core/model/model.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab {
+
+std::string ViewMatrix::text(Eigen::Index row, Eigen::Index col) const {
+    if (!exactText.empty()) return exactText[std::size_t(row * values.cols() + col)];
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.9g", values(row, col));
+    return buffer;
+}
+
+namespace {
+
+/// Each cell keeps the entry of largest magnitude in its block, so peaks of either sign survive
+/// pooling. Exact maps are pooled from their float64 values.
+template <class T>
+ViewMatrix pooled(const Matrix<T>& m) {
+    ViewMatrix v;
+    v.rowBlock = int((m.rows() + kViewLimit - 1) / kViewLimit);
+    v.colBlock = int((m.cols() + kViewLimit - 1) / kViewLimit);
+    if constexpr (ScalarOps<T>::exact)
+        v.values = kernels::maxPool<double>(toDoubleMatrix(m), kViewLimit, kViewLimit,
+                                            kernels::PoolBy::Magnitude);
+    else
+        v.values = toDoubleMatrix(
+            kernels::maxPool<T>(m, kViewLimit, kViewLimit, kernels::PoolBy::Magnitude));
+    return v;
+}
+
+} // namespace
+
+template <class T>
+ViewMatrix view(const Matrix<T>& m) {
+    if (m.rows() > kViewLimit || m.cols() > kViewLimit) return pooled(m);
+    ViewMatrix v{toDoubleMatrix(m), {}, 1, 1};
+    if constexpr (ScalarOps<T>::exact) {
+        v.exactText.reserve(std::size_t(m.size()));
+        for (Eigen::Index i = 0; i < m.rows(); ++i)
+            for (Eigen::Index j = 0; j < m.cols(); ++j)
+                v.exactText.push_back(rationalText(m(i, j)));
+    }
+    return v;
+}
+
+template ViewMatrix view<float>(const Matrix<float>&);
+template ViewMatrix view<double>(const Matrix<double>&);
+template ViewMatrix view<Rational>(const Matrix<Rational>&);
+
+namespace {
+
+template <class T>
+SideView sideView(const Trace<T>& trace) {
+    SideView side{view(trace.input), {}, view(trace.output)};
+    for (const LayerTrace<T>& layer : trace.layers) {
+        LayerView lv{{}, view(layer.output)};
+        for (const HeadTrace<T>& head : layer.heads)
+            lv.heads.push_back({view(head.scores), view(head.weights)});
+        side.layers.push_back(std::move(lv));
+    }
+    return side;
+}
+
+/// How the original side is carried over to compare with the transformed one: P_σ on rows and
+/// P_σ·A·P_σᵀ on maps for a permutation, unchanged for a shift or a perturbation.
+struct Carry {
+    const Permutation* sigma = nullptr;
+    template <class T>
+    Matrix<T> rows(const Matrix<T>& m) const {
+        return sigma ? sigma->applyRows(m) : m;
+    }
+    template <class T>
+    Matrix<T> map(const Matrix<T>& m) const {
+        return sigma ? sigma->applyBoth(m) : m;
+    }
+};
+
+template <class T>
+SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, const Carry& c) {
+    SideView side{view<T>(transformed.input - c.rows(original.input)),
+                  {},
+                  view<T>(transformed.output - c.rows(original.output))};
+    for (std::size_t l = 0; l < original.layers.size(); ++l) {
+        const LayerTrace<T>& a = original.layers[l];
+        const LayerTrace<T>& b = transformed.layers[l];
+        LayerView lv{{}, view<T>(b.output - c.rows(a.output))};
+        for (std::size_t h = 0; h < a.heads.size(); ++h)
+            lv.heads.push_back({view<T>(b.heads[h].scores - c.map(a.heads[h].scores)),
+                                view<T>(b.heads[h].weights - c.map(a.heads[h].weights))});
+        side.layers.push_back(std::move(lv));
+    }
+    return side;
+}
+
+template <class T>
+std::string largestText(const Matrix<T>& diff) {
+    T largest = T(0);
+    for (Eigen::Index i = 0; i < diff.size(); ++i)
+        largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
+    if constexpr (ScalarOps<T>::exact) {
+        return rationalText(largest);
+    } else {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.3g", double(largest));
+        return buffer;
+    }
+}
+
+void checkTransform(const Transform& t, const Scenario& s) {
+    if (t.kind != Transform::Kind::Perturbation) return;
+    if (t.token < 0 || t.token >= s.n())
+        throw InputError("transform.token", "token " + std::to_string(t.token) + " is outside 0.." +
+                                                std::to_string(s.n() - 1));
+    if (t.feature < 0 || t.feature >= s.d())
+        throw InputError("transform.feature", "feature " + std::to_string(t.feature) +
+                                                  " is outside 0.." + std::to_string(s.d() - 1));
+}
+
+template <class T>
+SideBySide compute(const Scenario& s, const Transform& t) {
+    checkTransform(t, s);
+    checkMapMemory(s, 2);
+    const Model<T> model(s.model, s.d(), s.backend);
+    const Matrix<T> x = s.tokens.materialize<T>();
+    const Trace<T> original = model.forward(x);
+    const Permutation sigma = s.permutation.resolve(s.n());
+
+    SideBySide out;
+    out.precision = s.precision;
+    std::optional<Trace<T>> transformed;
+    Carry carry;
+    switch (t.kind) {
+    case Transform::Kind::Permutation:
+        // The identity σ (no permutation set yet) transforms nothing: one forward serves both.
+        transformed = sigma.isIdentity() ? original : model.forward(sigma.applyRows(x));
+        carry.sigma = &sigma;
+        out.transformedLabel = "f(P X)";
+        out.transformText = "σ = " + sigma.cycles();
+        out.differenceLabel = "f(P X) − P f(X)";
+        break;
+    case Transform::Kind::Shift:
+        transformed = model.forward(x, Maps::Keep, t.shift);
+        out.transformedLabel = "f(X), positions + " + std::to_string(t.shift);
+        out.differenceLabel = "shifted − unshifted";
+        out.transformText = t.describe();
+        break;
+    case Transform::Kind::Perturbation: {
+        Matrix<T> xp = x;
+        xp(t.token, t.feature) += ScalarOps<T>::fromRational(t.delta);
+        transformed = model.forward(xp);
+        out.transformedLabel = "f(X'), " + t.describe();
+        out.differenceLabel = "f(X') − f(X)";
+        out.transformText = t.describe();
+        break;
+    }
+    }
+    out.original = sideView(original);
+    out.transformed = sideView(*transformed);
+    out.difference = differenceView(original, *transformed, carry);
+    out.largestDifference = largestText<T>(transformed->output - carry.rows(original.output));
+    for (const LayerSpec& layer : s.model.layers) {
+        BoolMatrix mask = buildMask(layer.mask, s.n());
+        out.maskedRows.push_back(allMaskedRows(mask));
+        out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
+    }
+    out.warnings = original.warnings;
+    out.warnings.insert(out.warnings.end(), original.notices.begin(), original.notices.end());
+    out.backend = traceBackendJson(original, s.backend);
+    if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
+    return out;
+}
+
+} // namespace
+
+SideBySide compareSides(const Scenario& scenario, const Transform& transform) {
+    return withScalar(scenario.precision,
+                      [&]<class T>() { return compute<T>(scenario, transform); });
+}
+
+} // namespace attnlab

@@ -1,0 +1,75 @@
+// The explorer's picture of a scenario: the original input's maps and outputs, the same for the
+// transformed input, and the difference f(T x) - T f(x), per layer and head. Values are converted
+// to double for drawing, with each entry's exact text kept in exact mode; maps larger than the
+// display limit are max-|value| pooled so peaks stay visible. Computed here so that the GUI holds
+// no mathematics.
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/spec/transform.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+/// A matrix ready to draw: values, the exact text of each entry (exact mode only) and, when it
+/// was pooled, the block of source rows and columns each cell stands for.
+struct ViewMatrix {
+    Eigen::MatrixXd values;
+    std::vector<std::string> exactText; // row-major; empty unless exact and not pooled
+    int rowBlock = 1, colBlock = 1;     // > 1: each cell is the max-|value| of such a block
+
+    /// The entry as text: exact fraction in exact mode, else 9 significant digits.
+    std::string text(Eigen::Index row, Eigen::Index col) const;
+    bool pooled() const { return rowBlock > 1 || colBlock > 1; }
+    /// The same picture: values, exact texts and blocks.
+    bool operator==(const ViewMatrix& o) const {
+        return rowBlock == o.rowBlock && colBlock == o.colBlock && exactText == o.exactText &&
+               values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
+               values == o.values;
+    }
+};
+
+struct HeadView {
+    ViewMatrix scores, weights;
+};
+
+struct LayerView {
+    std::vector<HeadView> heads;
+    ViewMatrix output;
+};
+
+struct SideView {
+    ViewMatrix input; // after absolute positional features
+    std::vector<LayerView> layers;
+    ViewMatrix output;
+};
+
+struct SideBySide {
+    Precision precision = Precision::Float64;
+    SideView original, transformed, difference;
+    std::vector<BoolMatrix> masks;            // per layer, n x n (empty when n is above the limit)
+    std::vector<std::vector<int>> maskedRows; // per layer: rows with no allowed key
+    std::string transformedLabel;             // "f(P X)", "f(X) at positions + 3", ...
+    std::string differenceLabel;              // "f(P X) - P f(X)", ...
+    std::string transformText;                // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
+    std::string largestDifference;            // largest |entry| of the output difference, as text
+    std::vector<std::string> warnings;
+    nlohmann::json backend; // where the original side ran (run_report.h's backendJson shape)
+};
+
+/// Largest side of a drawn matrix; bigger ones are pooled.
+inline constexpr int kViewLimit = 1024;
+
+/// A matrix ready to draw: max-|value| pooled above kViewLimit, exact text kept in exact mode.
+template <class T>
+ViewMatrix view(const Matrix<T>& m);
+
+/// Computes both sides and their difference on the scenario's backend (heads a device does not
+/// take run on the CPU, with a notice). Throws InputError when the scenario
+/// or the transformation does not fit (e.g. a perturbed token outside 0..n-1).
+SideBySide compareSides(const Scenario& scenario, const Transform& transform);
+
+} // namespace attnlab

@@ -1,0 +1,55 @@
+// Strict reading of a JSON document: each accessor knows its JSON path, refuses unknown keys,
+// wrong types, non-finite numbers and oversized arrays, and throws InputError naming the path.
+#pragma once
+
+#include "core/base/scalar.h"
+
+#include <nlohmann/json.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace attnlab {
+
+class JsonReader {
+public:
+    JsonReader(const nlohmann::json& node, std::string path)
+        : node_(node), path_(std::move(path)) {}
+
+    const nlohmann::json& node() const { return node_; }
+    const std::string& path() const { return path_; }
+
+    /// Requires an object whose keys are all in `allowed`.
+    void expectObject(std::initializer_list<std::string_view> allowed) const;
+    bool has(std::string_view key) const;
+    /// The member `key`; throws "path.key: is required" when absent.
+    JsonReader at(std::string_view key) const;
+    /// The element `i` of an array.
+    JsonReader at(std::size_t i) const;
+    std::size_t size() const; // array length; requires an array
+
+    bool isString() const { return node_.is_string(); }
+    bool isObject() const { return node_.is_object(); }
+    bool isArray() const { return node_.is_array(); }
+
+    std::string string() const;
+    bool boolean() const;
+    /// An integer within [lo, hi].
+    long integer(long lo, long hi) const;
+    /// A finite number, or a string "p/q" / decimal; exact.
+    Rational number() const;
+    /// A rectangular non-empty array of rows of numbers (each row the same length).
+    Matrix<Rational> matrix() const;
+    /// A rectangular array of rows of 0/1 or booleans.
+    BoolMatrix boolMatrix() const;
+
+    /// Throws InputError at this path.
+    [[noreturn]] void fail(const std::string& message) const;
+
+private:
+    const nlohmann::json& node_;
+    std::string path_;
+};
+
+} // namespace attnlab

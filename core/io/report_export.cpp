@@ -1,0 +1,50 @@
+// Writing verdicts as JSON or Markdown.
+#include "core/io/report_export.h"
+
+#include <sstream>
+
+namespace attnlab {
+
+namespace {
+
+std::string valueText(const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+nlohmann::json checkReportJson(Precision precision, const nlohmann::json& ran,
+                               const std::vector<PropertyReport>& reports) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const PropertyReport& r : reports)
+        list.push_back(reportJson(r));
+    nlohmann::json result = ran;
+    result["precision"] = precisionName(precision);
+    result["properties"] = list;
+    return result;
+}
+
+std::string checkReportMarkdown(const std::string& scenarioName, Precision precision,
+                                const nlohmann::json& ran,
+                                const std::vector<PropertyReport>& reports) {
+    const std::string backend = ran.value("backend", std::string("cpu"));
+    std::ostringstream out;
+    out << "# Verdicts: " << (scenarioName.empty() ? "(unnamed scenario)" : scenarioName) << "\n\n"
+        << "Precision " << precisionName(precision) << ", backend " << backend << ".\n\n"
+        << "| property | verdict | max deviation | tolerance |\n|---|---|---|---|\n";
+    for (const PropertyReport& r : reports)
+        out << "| " << r.name << " | " << verdictName(r.verdict) << " | "
+            << valueText(r.maxDeviation) << " | " << valueText(r.tolerance) << " |\n";
+    for (const PropertyReport& r : reports) {
+        out << "\n## " << r.name << " — " << verdictName(r.verdict) << "\n\n"
+            << r.explanation << "\n";
+        if (!r.toleranceRule.empty()) out << "\nTolerance: " << r.toleranceRule << "\n";
+        if (!r.checked.empty()) out << "\nChecked: `" << r.checked.dump() << "`\n";
+        if (!r.witness.is_null()) out << "\nWitness: `" << r.witness.dump() << "`\n";
+        if (!r.shrunkWitness.is_null())
+            out << "\nSmallest witness: `" << r.shrunkWitness.dump() << "`\n";
+    }
+    return out.str();
+}
+
+} // namespace attnlab

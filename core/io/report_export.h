@@ -1,0 +1,20 @@
+// A set of verdicts as a document: the JSON of `attnlab-cli check --json` (cli.md) and a Markdown
+// table with each explanation and witness, for the explorer's "Export verdicts".
+#pragma once
+
+#include "core/base/scalar.h"
+#include "core/checks/property_report.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+/// `ran` says where the model ran (run_report.h's backendJson shape); its fields are kept.
+nlohmann::json checkReportJson(Precision precision, const nlohmann::json& ran,
+                               const std::vector<PropertyReport>& reports);
+std::string checkReportMarkdown(const std::string& scenarioName, Precision precision,
+                                const nlohmann::json& ran,
+                                const std::vector<PropertyReport>& reports);
+
+} // namespace attnlab

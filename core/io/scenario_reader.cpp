@@ -1,0 +1,354 @@
+// Reading scenario files: strict, every error names its JSON path.
+#include "core/io/scenario_reader.h"
+
+#include "core/base/error.h"
+#include "core/io/json_reader.h"
+#include "core/io/preset_texts.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace attnlab {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr long kMaxTokens = 1L << 16;
+constexpr long kMaxSeed = (1L << 53);
+// Deeper JSON is refused while parsing: the readers (nested masks), the writer and json's own
+// comparison recurse once per level, so a deep file would overflow the stack.
+constexpr int kMaxDepth = 64;
+
+// ---------- reading ----------
+
+MatrixSpec readMatrixSpec(const JsonReader& r) {
+    if (r.isString()) {
+        if (r.string() != "identity") r.fail("must be a matrix, \"identity\" or {\"random\": ...}");
+        return MatrixSpec::identity();
+    }
+    if (r.isObject()) {
+        r.expectObject({"random"});
+        const JsonReader spec = r.at("random");
+        spec.expectObject({"seed", "scale"});
+        const auto seed = static_cast<std::uint64_t>(spec.at("seed").integer(0, kMaxSeed));
+        return MatrixSpec::random(seed,
+                                  spec.has("scale") ? spec.at("scale").number() : Rational(1));
+    }
+    return MatrixSpec::given(r.matrix());
+}
+
+TokenSpec readTokens(const JsonReader& r) {
+    if (!r.isObject()) {
+        const Matrix<Rational> values = r.matrix();
+        if (values.rows() > kMaxTokens)
+            r.fail("more than " + std::to_string(kMaxTokens) + " tokens");
+        return TokenSpec::given(values);
+    }
+    r.expectObject({"random", "one_hot", "arange"});
+    if (r.node().size() != 1) r.fail("must name exactly one generator (random, one_hot, arange)");
+    if (r.has("random")) {
+        const JsonReader g = r.at("random");
+        g.expectObject({"n", "d", "seed"});
+        return TokenSpec::random(int(g.at("n").integer(1, kMaxTokens)),
+                                 int(g.at("d").integer(1, 1 << 14)),
+                                 static_cast<std::uint64_t>(g.at("seed").integer(0, kMaxSeed)));
+    }
+    if (r.has("one_hot")) {
+        const JsonReader g = r.at("one_hot");
+        g.expectObject({"n"});
+        return TokenSpec::oneHot(int(g.at("n").integer(1, 1 << 13)));
+    }
+    const JsonReader g = r.at("arange");
+    g.expectObject({"n", "d"});
+    return TokenSpec::arange(int(g.at("n").integer(1, kMaxTokens)),
+                             int(g.at("d").integer(1, 1 << 14)));
+}
+
+int readCount(const JsonReader& r) {
+    return int(r.integer(0, kMaxTokens));
+}
+
+MaskSpec readMask(const JsonReader& r) {
+    if (!r.isObject()) r.fail("must be an object such as {\"kind\": \"causal\"}");
+    for (const char* op : {"and", "or"})
+        if (r.has(op)) {
+            r.expectObject({op});
+            const JsonReader list = r.at(op);
+            if (list.size() == 0) list.fail("must list at least one mask");
+            std::vector<MaskSpec> masks;
+            for (std::size_t i = 0; i < list.size(); ++i)
+                masks.push_back(readMask(list.at(i)));
+            return std::string(op) == "and" ? MaskSpec::both(std::move(masks))
+                                            : MaskSpec::either(std::move(masks));
+        }
+    if (r.has("not")) {
+        r.expectObject({"not"});
+        return MaskSpec::negation(readMask(r.at("not")));
+    }
+    const std::string kind = r.at("kind").string();
+    if (kind == "all" || kind == "none" || kind == "causal") {
+        r.expectObject({"kind"});
+        return kind == "all"    ? MaskSpec::all()
+               : kind == "none" ? MaskSpec::none()
+                                : MaskSpec::causal();
+    }
+    if (kind == "window" || kind == "causal_window") {
+        r.expectObject({"kind", "radius"});
+        const int radius = readCount(r.at("radius"));
+        return kind == "window" ? MaskSpec::window(radius) : MaskSpec::causalWindow(radius);
+    }
+    if (kind == "prefix") {
+        r.expectObject({"kind", "length"});
+        return MaskSpec::prefix(readCount(r.at("length")));
+    }
+    if (kind == "blocks") {
+        r.expectObject({"kind", "sizes"});
+        const JsonReader sizes = r.at("sizes");
+        if (sizes.size() == 0) sizes.fail("must list at least one block size");
+        std::vector<int> values;
+        for (std::size_t i = 0; i < sizes.size(); ++i)
+            values.push_back(int(sizes.at(i).integer(1, kMaxTokens)));
+        return MaskSpec::blocks(std::move(values));
+    }
+    if (kind == "dilated") {
+        r.expectObject({"kind", "radius", "dilation"});
+        return MaskSpec::dilated(readCount(r.at("radius")),
+                                 int(r.at("dilation").integer(1, kMaxTokens)));
+    }
+    if (kind == "global") {
+        r.expectObject({"kind", "count", "base"});
+        return MaskSpec::global(readCount(r.at("count")),
+                                r.has("base") ? readMask(r.at("base")) : MaskSpec::none());
+    }
+    if (kind == "custom") {
+        r.expectObject({"kind", "cells"});
+        const JsonReader cells = r.at("cells");
+        BoolMatrix m = cells.boolMatrix();
+        if (m.rows() != m.cols())
+            cells.fail("must be square, got " + std::to_string(m.rows()) + " x " +
+                       std::to_string(m.cols()));
+        return MaskSpec::custom(std::move(m));
+    }
+    r.at("kind").fail("unknown mask kind '" + kind +
+                      "' (all, none, causal, window, causal_window, prefix, blocks, dilated, "
+                      "global, custom, or and/or/not)");
+}
+
+MixerSpec readMixer(const JsonReader& r) {
+    r.expectObject({"kind", "scale", "tile", "a", "direction", "chunk"});
+    MixerSpec m;
+    const std::string kind = r.has("kind") ? r.at("kind").string() : "softmax";
+    if (kind == "softmax")
+        m.kind = MixerSpec::Kind::Softmax;
+    else if (kind == "softmax_like")
+        m.kind = MixerSpec::Kind::SoftmaxLike;
+    else if (kind == "raw")
+        m.kind = MixerSpec::Kind::Raw;
+    else if (kind == "ssm")
+        m.kind = MixerSpec::Kind::Ssm;
+    else
+        r.at("kind").fail("unknown mixer '" + kind + "' (softmax, softmax_like, raw, ssm)");
+    const bool ssm = m.kind == MixerSpec::Kind::Ssm;
+    auto onlyFor = [&](const char* key, bool allowed, const char* who) {
+        if (r.has(key) && !allowed) r.at(key).fail(std::string("only applies to ") + who);
+    };
+    onlyFor("scale", !ssm, "softmax, softmax_like and raw (ssm takes no scale)");
+    onlyFor("tile", !ssm, "softmax, softmax_like and raw (ssm uses chunk)");
+    onlyFor("a", ssm, "ssm");
+    onlyFor("direction", ssm, "ssm");
+    onlyFor("chunk", ssm, "ssm");
+    if (r.has("scale")) {
+        const JsonReader scale = r.at("scale");
+        if (!(scale.isString() && scale.string() == "default")) m.scale = scale.number();
+    }
+    if (r.has("tile")) m.tile = int(r.at("tile").integer(1, kMaxTokens));
+    if (r.has("a")) m.a = r.at("a").number();
+    if (r.has("chunk")) m.chunk = int(r.at("chunk").integer(1, kMaxTokens));
+    if (r.has("direction")) {
+        const std::string direction = r.at("direction").string();
+        if (direction != "causal" && direction != "bidirectional")
+            r.at("direction").fail("must be \"causal\" or \"bidirectional\"");
+        m.bidirectional = direction == "bidirectional";
+    }
+    return m;
+}
+
+LayerSpec readLayer(const JsonReader& r) {
+    r.expectObject({"ffn", "wq", "wk", "wv", "wo", "heads", "mixer", "mask", "residual"});
+    LayerSpec layer;
+    if (r.has("ffn")) layer.ffn = readMatrixSpec(r.at("ffn"));
+    if (r.has("wq")) layer.wq = readMatrixSpec(r.at("wq"));
+    if (r.has("wk")) layer.wk = readMatrixSpec(r.at("wk"));
+    if (r.has("wv")) layer.wv = readMatrixSpec(r.at("wv"));
+    if (r.has("wo")) layer.wo = readMatrixSpec(r.at("wo"));
+    if (r.has("heads")) layer.heads = int(r.at("heads").integer(1, 1024));
+    if (r.has("mixer")) layer.mixer = readMixer(r.at("mixer"));
+    if (r.has("mask")) layer.mask = readMask(r.at("mask"));
+    if (r.has("residual")) layer.residual = r.at("residual").boolean();
+    return layer;
+}
+
+PositionalSpec readPositional(const JsonReader& r) {
+    PositionalSpec p;
+    const std::string kind = r.at("kind").string();
+    if (kind == "none") {
+        r.expectObject({"kind", "offset"});
+    } else if (kind == "polynomial") {
+        r.expectObject({"kind", "offset"});
+        p.kind = PositionalSpec::Kind::Polynomial;
+    } else if (kind == "sinusoidal") {
+        r.expectObject({"kind", "offset"});
+        p.kind = PositionalSpec::Kind::Sinusoidal;
+    } else if (kind == "learned") {
+        r.expectObject({"kind", "offset", "seed", "table"});
+        p.kind = PositionalSpec::Kind::Learned;
+        if (r.has("seed") == r.has("table")) r.fail("learned needs exactly one of seed or table");
+        if (r.has("seed"))
+            p.seed = static_cast<std::uint64_t>(r.at("seed").integer(0, kMaxSeed));
+        else {
+            p.seeded = false;
+            p.table = r.at("table").matrix();
+        }
+    } else if (kind == "rope") {
+        r.expectObject({"kind", "offset", "base"});
+        p.kind = PositionalSpec::Kind::Rope;
+        if (r.has("base")) {
+            p.base = toDouble(r.at("base").number());
+            if (p.base <= 1) r.at("base").fail("must be greater than 1");
+        }
+    } else if (kind == "alibi") {
+        r.expectObject({"kind", "offset", "slopes", "causal"});
+        p.kind = PositionalSpec::Kind::Alibi;
+        if (r.has("causal")) p.causal = r.at("causal").boolean();
+        if (r.has("slopes")) {
+            const JsonReader slopes = r.at("slopes");
+            if (slopes.size() == 0) slopes.fail("must list one slope per head");
+            for (std::size_t i = 0; i < slopes.size(); ++i)
+                p.slopes.push_back(slopes.at(i).number());
+        }
+    } else {
+        r.at("kind").fail("unknown positional kind '" + kind +
+                          "' (none, polynomial, sinusoidal, learned, rope, alibi)");
+    }
+    if (r.has("offset")) p.offset = r.at("offset").integer(-kMaxTokens, kMaxTokens);
+    return p;
+}
+
+PermutationSpec readPermutation(const JsonReader& r) {
+    PermutationSpec p;
+    if (r.isString()) {
+        if (r.string() != "reverse")
+            r.fail("must be an array, \"reverse\", {\"cycles\": ...} or {\"random\": seed}");
+        p.kind = PermutationSpec::Kind::Reverse;
+    } else if (r.isArray()) {
+        p.kind = PermutationSpec::Kind::Images;
+        for (std::size_t i = 0; i < r.size(); ++i)
+            p.images.push_back(int(r.at(i).integer(-kMaxTokens, kMaxTokens)));
+    } else {
+        r.expectObject({"cycles", "random"});
+        if (r.node().size() != 1) r.fail("must be {\"cycles\": \"(0 1)\"} or {\"random\": seed}");
+        if (r.has("cycles")) {
+            p.kind = PermutationSpec::Kind::Cycles;
+            p.cycles = r.at("cycles").string();
+        } else {
+            p.kind = PermutationSpec::Kind::Random;
+            p.seed = static_cast<std::uint64_t>(r.at("random").integer(0, kMaxSeed));
+        }
+    }
+    return p;
+}
+
+CheckSpec readCheck(const JsonReader& r) {
+    CheckSpec c;
+    if (r.isString()) {
+        c.name = r.string();
+        return c;
+    }
+    if (!r.isObject()) r.fail("must be a property name or {\"name\": ..., parameters}");
+    c.name = r.at("name").string();
+    for (const auto& [key, value] : r.node().items())
+        if (key != "name") c.params[key] = value;
+    return c;
+}
+
+} // namespace
+
+Scenario parseScenario(std::string_view text) {
+    json doc;
+    try {
+        doc = json::parse(text, [](int depth, json::parse_event_t, json&) {
+            if (depth > kMaxDepth)
+                throw InputError("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            return true;
+        });
+    } catch (const json::exception& e) { // syntax errors, numbers out of range
+        throw InputError(std::string("not valid JSON: ") + e.what());
+    }
+    const JsonReader r(doc, "");
+    r.expectObject({"format", "version", "name", "notes", "precision", "tokens", "positional",
+                    "layers", "permutation", "checks", "batch"});
+    if (r.at("format").string() != "attnlab-scenario")
+        r.at("format").fail("must be \"attnlab-scenario\"");
+    if (r.at("version").integer(0, 1 << 20) != 1)
+        r.at("version").fail("version " + r.at("version").node().dump() +
+                             " is not supported (this AttnLab reads version 1)");
+    Scenario s;
+    if (r.has("name")) s.name = r.at("name").string();
+    if (r.has("notes")) s.notes = r.at("notes").string();
+    if (r.has("precision")) {
+        try {
+            s.precision = parsePrecision(r.at("precision").string());
+        } catch (const InputError& e) {
+            r.at("precision").fail(e.what());
+        }
+    }
+    s.tokens = readTokens(r.at("tokens"));
+    if (r.has("positional")) s.model.positional = readPositional(r.at("positional"));
+    const JsonReader layers = r.at("layers");
+    if (layers.size() == 0) layers.fail("must be a non-empty array of layers");
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        s.model.layers.push_back(readLayer(layers.at(i)));
+    if (r.has("permutation")) s.permutation = readPermutation(r.at("permutation"));
+    if (r.has("checks")) {
+        const JsonReader checks = r.at("checks");
+        for (std::size_t i = 0; i < checks.size(); ++i)
+            s.checks.push_back(readCheck(checks.at(i)));
+    }
+    if (r.has("batch")) {
+        const JsonReader batch = r.at("batch");
+        for (std::size_t i = 0; i < batch.size(); ++i)
+            s.batch.push_back(batch.at(i).matrix());
+    }
+    s.validate();
+    return s;
+}
+
+Scenario loadScenarioFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path.string() + ": cannot open the file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return parseScenario(text.str());
+    } catch (const InputError& e) {
+        throw InputError(path.string() + ": " + e.what());
+    }
+}
+
+Scenario loadScenario(const std::string& source) {
+    constexpr std::string_view prefix = "builtin:";
+    if (source.rfind(prefix, 0) != 0) return loadScenarioFile(source);
+    const std::string name = source.substr(prefix.size());
+    for (const PresetText& preset : builtinPresetTexts())
+        if (preset.name == name) {
+            try {
+                return parseScenario(preset.json);
+            } catch (const InputError& e) {
+                throw InputError(source + ": " + e.what());
+            }
+        }
+    throw InputError(source + ": no such built-in scenario (see `attnlab-cli presets`)");
+}
+
+} // namespace attnlab

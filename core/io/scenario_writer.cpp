@@ -1,0 +1,232 @@
+// Writing scenario files: every field in the form it was given, so save → load is lossless.
+#include "core/io/scenario_writer.h"
+
+#include "core/base/error.h"
+
+#include <fstream>
+
+namespace attnlab {
+
+using nlohmann::json;
+
+namespace {
+
+json matrixJson(const Matrix<Rational>& m) {
+    json rows = json::array();
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        json row = json::array();
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            row.push_back(rationalJson(m(i, j)));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+json matrixSpecJson(const MatrixSpec& m) {
+    switch (m.kind) {
+    case MatrixSpec::Kind::Identity:
+        return "identity";
+    case MatrixSpec::Kind::Random: {
+        json spec = {{"seed", m.seed}};
+        if (m.scale != 1) spec["scale"] = rationalJson(m.scale);
+        return {{"random", spec}};
+    }
+    case MatrixSpec::Kind::Values:
+        return matrixJson(m.values);
+    }
+    return nullptr;
+}
+
+json tokensJson(const TokenSpec& t) {
+    switch (t.kind) {
+    case TokenSpec::Kind::Values:
+        return matrixJson(t.values);
+    case TokenSpec::Kind::Random:
+        return {{"random", {{"n", t.n}, {"d", t.d}, {"seed", t.seed}}}};
+    case TokenSpec::Kind::OneHot:
+        return {{"one_hot", {{"n", t.n}}}};
+    case TokenSpec::Kind::Arange:
+        return {{"arange", {{"n", t.n}, {"d", t.d}}}};
+    }
+    return nullptr;
+}
+
+json maskJson(const MaskSpec& m) {
+    using K = MaskSpec::Kind;
+    auto list = [&] {
+        json a = json::array();
+        for (const auto& o : m.operands)
+            a.push_back(maskJson(o));
+        return a;
+    };
+    switch (m.kind) {
+    case K::All:
+        return {{"kind", "all"}};
+    case K::None:
+        return {{"kind", "none"}};
+    case K::Causal:
+        return {{"kind", "causal"}};
+    case K::Window:
+        return {{"kind", "window"}, {"radius", m.radius}};
+    case K::CausalWindow:
+        return {{"kind", "causal_window"}, {"radius", m.radius}};
+    case K::Prefix:
+        return {{"kind", "prefix"}, {"length", m.length}};
+    case K::Blocks:
+        return {{"kind", "blocks"}, {"sizes", m.sizes}};
+    case K::Dilated:
+        return {{"kind", "dilated"}, {"radius", m.radius}, {"dilation", m.dilation}};
+    case K::Global:
+        return {{"kind", "global"}, {"count", m.count}, {"base", maskJson(m.operands[0])}};
+    case K::Custom: {
+        json rows = json::array();
+        for (Eigen::Index i = 0; i < m.cells.rows(); ++i) {
+            json row = json::array();
+            for (Eigen::Index j = 0; j < m.cells.cols(); ++j)
+                row.push_back(m.cells(i, j) ? 1 : 0);
+            rows.push_back(std::move(row));
+        }
+        return {{"kind", "custom"}, {"cells", rows}};
+    }
+    case K::And:
+        return {{"and", list()}};
+    case K::Or:
+        return {{"or", list()}};
+    case K::Not:
+        return {{"not", maskJson(m.operands[0])}};
+    }
+    return nullptr;
+}
+
+json mixerJson(const MixerSpec& m) {
+    json j = {{"kind", mixerKindName(m.kind)}};
+    if (m.scale) j["scale"] = rationalJson(*m.scale);
+    if (m.tile > 0) j["tile"] = m.tile;
+    if (m.kind == MixerSpec::Kind::Ssm) {
+        j["a"] = rationalJson(m.a);
+        j["direction"] = m.bidirectional ? "bidirectional" : "causal";
+        if (m.chunk > 0) j["chunk"] = m.chunk;
+    }
+    return j;
+}
+
+json layerJson(const LayerSpec& l) {
+    json j = json::object();
+    if (l.ffn) j["ffn"] = matrixSpecJson(*l.ffn);
+    j["wq"] = matrixSpecJson(l.wq);
+    j["wk"] = matrixSpecJson(l.wk);
+    j["wv"] = matrixSpecJson(l.wv);
+    if (l.wo) j["wo"] = matrixSpecJson(*l.wo);
+    if (l.heads != 1) j["heads"] = l.heads;
+    j["mixer"] = mixerJson(l.mixer);
+    j["mask"] = maskJson(l.mask);
+    if (l.residual) j["residual"] = true;
+    return j;
+}
+
+json positionalJson(const PositionalSpec& p) {
+    using K = PositionalSpec::Kind;
+    const char* names[] = {"none", "polynomial", "sinusoidal", "learned", "rope", "alibi"};
+    json j = {{"kind", names[static_cast<int>(p.kind)]}};
+    if (p.kind == K::Learned) {
+        if (p.seeded)
+            j["seed"] = p.seed;
+        else
+            j["table"] = matrixJson(p.table);
+    }
+    if (p.kind == K::Rope && p.base != 10000) j["base"] = p.base;
+    if (p.kind == K::Alibi) {
+        if (!p.slopes.empty()) {
+            json slopes = json::array();
+            for (const auto& s : p.slopes)
+                slopes.push_back(rationalJson(s));
+            j["slopes"] = slopes;
+        }
+        if (p.causal) j["causal"] = true;
+    }
+    if (p.offset != 0) j["offset"] = p.offset;
+    return j;
+}
+
+json permutationJson(const PermutationSpec& p) {
+    switch (p.kind) {
+    case PermutationSpec::Kind::Images:
+        return p.images;
+    case PermutationSpec::Kind::Cycles:
+        return {{"cycles", p.cycles}};
+    case PermutationSpec::Kind::Reverse:
+        return "reverse";
+    case PermutationSpec::Kind::Random:
+        return {{"random", p.seed}};
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace
+
+json rationalJson(const Rational& q) {
+    if (q.get_den() == 1 && q.get_num().fits_slong_p()) return q.get_num().get_si();
+    const double d = toDouble(q);
+    if (std::isfinite(d) && decimalRational(d) == q) return d;
+    return rationalText(q);
+}
+
+json scenarioToJson(const Scenario& s) {
+    json j = {{"format", "attnlab-scenario"}, {"version", 1}};
+    if (!s.name.empty()) j["name"] = s.name;
+    if (!s.notes.empty()) j["notes"] = s.notes;
+    j["precision"] = precisionName(s.precision);
+    j["tokens"] = tokensJson(s.tokens);
+    j["positional"] = positionalJson(s.model.positional);
+    json layers = json::array();
+    for (const auto& l : s.model.layers)
+        layers.push_back(layerJson(l));
+    j["layers"] = layers;
+    if (s.permutation.isSet()) j["permutation"] = permutationJson(s.permutation);
+    if (!s.checks.empty()) {
+        json checks = json::array();
+        for (const auto& c : s.checks) {
+            if (c.params.empty())
+                checks.push_back(c.name);
+            else {
+                json o = c.params;
+                o["name"] = c.name;
+                checks.push_back(o);
+            }
+        }
+        j["checks"] = checks;
+    }
+    if (!s.batch.empty()) {
+        json batch = json::array();
+        for (const auto& b : s.batch)
+            batch.push_back(matrixJson(b));
+        j["batch"] = batch;
+    }
+    return j;
+}
+
+std::string scenarioText(const Scenario& scenario) {
+    return scenarioToJson(scenario).dump(2) + "\n";
+}
+
+void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path) {
+    const std::string text = scenarioText(scenario);
+    std::filesystem::path temp = path;
+    temp += ".tmp";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out) throw InputError(path.string() + ": cannot write the file");
+        out << text;
+        out.flush();
+        if (!out) throw InputError(path.string() + ": writing failed (disk full?)");
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, path, ec);
+    if (ec) {
+        std::filesystem::remove(temp, ec);
+        throw InputError(path.string() + ": cannot replace the file");
+    }
+}
+
+} // namespace attnlab

@@ -1,0 +1,104 @@
+// A model with its weights materialised in scalar type T for a given token width, and its
+// forward pass: absolute positions, then each layer (relu(X·W) pre-map, projections, heads,
+// relative positions, mask, mixer, concat, Wo, residual) in order.
+#pragma once
+
+#include "core/model/trace.h"
+#include "core/spec/backend_choice.h"
+#include "core/spec/model_spec.h"
+
+namespace attnlab {
+
+/// Whether a forward pass keeps the per-head n x n maps (views) or only outputs (checks, CLI
+/// on long sequences).
+enum class Maps { Keep, Drop };
+
+/// How a forward pass evaluates; the defaults are the plain single-device evaluation.
+struct Evaluation {
+    long extraOffset = 0; // positions start at the spec's offset plus this
+    /// Tensor parallel (properties.md §2.12) over this many parts: every layer computes its ffn
+    /// and Q, K, V projections column-parallel (each part its contiguous block of columns, so
+    /// its own heads when `parts` divides the head count) and its output projection
+    /// row-parallel (each part multiplies its block of the head outputs by the matching rows of
+    /// Wo; the partial products are added in part order, the all-reduce). 1 = unsplit.
+    int parts = 1;
+    /// All-true-mask (§2.7): attention mixers take the unmasked code path (dense rows, no mask
+    /// consulted, never tiled) instead of the masked one.
+    bool unmasked = false;
+    /// > 0: only the first outputRows rows of the output are read (a sweep that perturbs the
+    /// tokens from outputRows on and watches the rows before). The last layer's fused attention
+    /// then computes no query block wholly past them; the later rows are unspecified.
+    int outputRows = 0;
+};
+
+/// A forward pass kept for sweeps that change a few token rows at a time (Model::forwardFrom):
+/// every layer's input and its heads' concatenated attention output, and f(X).
+template <class T>
+struct ForwardRecord {
+    std::vector<Matrix<T>> inputs, attention;
+    Matrix<T> output;
+};
+
+/// A layer's weights materialised in scalar type T.
+template <class T>
+struct LayerWeights {
+    std::optional<Matrix<T>> ffn;
+    Matrix<T> wq, wk, wv;
+    std::optional<Matrix<T>> wo;
+};
+
+template <class T>
+class Model {
+public:
+    /// Materialises the weights for tokens of width d; throws InputError naming the layer and
+    /// matrix when a shape does not fit (e.g. `layers[1].wq: matrix is 3 x 2, expected 4 x 2`).
+    /// Heads are computed on the backend `backend` resolves to (registry.h), per head.
+    Model(const ModelSpec& spec, int d, BackendChoice backend = BackendChoice::Cpu);
+
+    /// f(X) with positions starting at the spec's offset plus `extraOffset`.
+    Trace<T> forward(const Matrix<T>& tokens, Maps maps = Maps::Keep, long extraOffset = 0) const;
+    /// f on every sequence of a batch (sequences may differ in length), evaluated the way a
+    /// batched kernel does: the token-wise products (ffn, projections, Wo) run once over the
+    /// rows of all sequences stacked, attention per sequence. One trace per sequence; throws
+    /// InputError as `forward` does (a mask that does not fit a sequence's length, bad widths).
+    std::vector<Trace<T>> forwardBatch(const std::vector<Matrix<T>>& batch, Maps maps,
+                                       const Evaluation& how = {}) const;
+
+    /// Whether forwardFrom can take blocks from a record: every layer runs on the fused CPU
+    /// kernel (float or double, no ssm mixer, the CPU backend).
+    bool reusesBlocks() const;
+    /// f(tokens), kept for forwardFrom; its last layer is blocked as forwardFrom's is.
+    ForwardRecord<T> record(const Matrix<T>& tokens) const;
+    /// The first `rows` rows of f(tokens), for tokens as long as the recorded ones that differ
+    /// from them in a few rows (perturbation sweeps): each layer computes its projections again
+    /// but, of its attention, only the query blocks whose query rows or read keys changed; the
+    /// others are the record's, bit for bit what they would be. Requires reusesBlocks().
+    Matrix<T> forwardFrom(const ForwardRecord<T>& base, const Matrix<T>& tokens, int rows) const;
+
+    const ModelSpec& spec() const { return spec_; }
+    int inputWidth() const { return d_; }
+    int outputWidth() const;
+    std::size_t layerCount() const { return weights_.size(); }
+    const LayerWeights<T>& weights(std::size_t layer) const { return weights_.at(layer); }
+
+private:
+    using Weights = LayerWeights<T>;
+    /// forwardBatch, keeping what a record holds in `keep` or reusing the blocks of `from`.
+    std::vector<Trace<T>> run(const std::vector<Matrix<T>>& batch, Maps maps, const Evaluation& how,
+                              ForwardRecord<T>* keep, const ForwardRecord<T>* from) const;
+    std::vector<Matrix<T>> applyLayer(std::size_t index, const std::vector<Matrix<T>>& xs,
+                                      std::vector<Trace<T>>& traces, Maps maps, long offset,
+                                      const Evaluation& how, ForwardRecord<T>* keep,
+                                      const ForwardRecord<T>* from) const;
+
+    ModelSpec spec_;
+    int d_;
+    BackendChoice backend_;
+    std::vector<Weights> weights_;
+};
+
+/// Throws InputError when the model cannot run in `precision` (exp, sin, cos in exact mode),
+/// with the path of the layer or field concerned.
+void checkPrecision(const ModelSpec& spec, Precision precision);
+
+} // namespace attnlab

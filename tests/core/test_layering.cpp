@@ -1,0 +1,164 @@
+// The house plan, checked: every quoted include in core/ and ui/ names its file from the
+// repository root, and points down or within its own layer, never up or sideways (README,
+// Architecture). The core includes no Qt header.
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+/// A folder of the plan and its rank: a file may include files of its own folder and of
+/// folders of lower rank. Folders of equal rank are siblings and may not include each other.
+struct Room {
+    QString folder;
+    int rank;
+};
+
+// Ordered so that the longest folder matching a path is found first.
+const Room plan[] = {
+    // core: base -> spec -> backend -> model -> checks -> io -> explore. In the backend, the
+    // interface sits below each backend and the registry above them all.
+    {"core/backend/registry.", 22},
+    {"core/backend/shared/", 19}, // kernel sources that the device backends compile
+    {"core/backend/cpu/", 21},
+    {"core/backend/opencl/", 21},
+    {"core/backend/cuda/", 21},
+    {"core/backend/", 20},
+    {"core/base/", 0},
+    {"core/spec/", 10},
+    {"core/model/", 30},
+    {"core/checks/", 40},
+    {"core/io/", 50},
+    {"core/explore/", 60},
+    // ui: document -> views, mask -> editors, panels -> the main window
+    {"ui/document/", 100},
+    {"ui/views/", 110},
+    {"ui/mask/", 110},
+    {"ui/editors/", 120},
+    {"ui/panels/", 120},
+    {"ui/", 130},
+};
+
+const Room* roomOf(const QString& path) {
+    for (const Room& room : plan)
+        if (path.startsWith(room.folder)) return &room;
+    return nullptr;
+}
+
+/// Why `file` may not include `target` (both relative to the repository root), or "".
+QString ruleBroken(const QString& file, const QString& target, bool angled) {
+    const bool inCore = file.startsWith("core/");
+    if (angled)
+        return inCore && target.startsWith('Q') ? "the core includes no Qt header" : QString();
+    if (target.endsWith(".moc")) return {};
+    const Room* from = roomOf(file);
+    const Room* to = roomOf(target);
+    if (!from) return "the file lies outside the plan's folders";
+    if (!to) return "includes name their file from the repository root (core/<layer>/..., ui/...)";
+    if (inCore && !target.startsWith("core/")) return "the core includes nothing outside core/";
+    if (to == from || to->rank < from->rank) return {};
+    return to->rank == from->rank
+               ? QString("sideways: %1 and %2 are siblings").arg(from->folder, to->folder)
+               : QString("upward: %1 is above %2").arg(to->folder, from->folder);
+}
+
+/// Every include in core/ and ui/ under `root` that breaks the plan, one line each.
+QStringList violations(const QString& root) {
+    static const QRegularExpression include("^\\s*#\\s*include\\s*([<\"])([^\">]+)[\">]",
+                                            QRegularExpression::MultilineOption);
+    QStringList found;
+    for (const QString top : {"core", "ui"}) {
+        QDirIterator it(root + "/" + top, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            static const QRegularExpression source("\\.(h|cpp|inc|cu|cuh|cl|in)$");
+            if (!source.match(path).hasMatch()) continue;
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly)) return {"cannot read " + path};
+            const QString rel = path.mid(root.size() + 1);
+            const QString text = QString::fromUtf8(f.readAll());
+            auto m = include.globalMatch(text);
+            while (m.hasNext()) {
+                const auto match = m.next();
+                const QString why =
+                    ruleBroken(rel, match.captured(2), match.captured(1) == QLatin1String("<"));
+                if (!why.isEmpty())
+                    found << QString("%1: #include %2%3%4: %5")
+                                 .arg(rel, match.captured(1), match.captured(2),
+                                      match.captured(1) == QLatin1String("<") ? ">" : "\"", why);
+            }
+        }
+    }
+    return found;
+}
+
+void writeFile(const QString& path, const QByteArray& text) {
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+} // namespace
+
+class TestLayering : public QObject {
+    Q_OBJECT
+private slots:
+    void theTreeFollowsThePlan() {
+        const QString root = QStringLiteral(ATTNLAB_SOURCE_DIR);
+        QVERIFY(QFileInfo::exists(root + "/core/base/scalar.h"));
+        const QStringList broken = violations(root);
+        QVERIFY2(broken.isEmpty(), qPrintable("\n" + broken.join('\n')));
+    }
+
+    void brokenRulesAreFound_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("upward") << "core/spec/mask.h"
+                                << QByteArray("#include \"core/model/model.h\"\n") << "upward";
+        QTest::newRow("sideways backends")
+            << "core/backend/cuda/x.cpp" << QByteArray("#include \"core/backend/opencl/y.h\"\n")
+            << "sideways";
+        QTest::newRow("sideways ui")
+            << "ui/views/v.cpp" << QByteArray("#include \"ui/mask/m.h\"\n") << "sideways";
+        QTest::newRow("bare name")
+            << "core/io/npy.cpp" << QByteArray("#include \"scalar.h\"\n") << "repository root";
+        QTest::newRow("qt in core")
+            << "core/base/x.h" << QByteArray("#include <QString>\n") << "no Qt";
+        QTest::newRow("ui from core")
+            << "core/explore/x.cpp" << QByteArray("#include \"ui/views/heatmap_view.h\"\n")
+            << "nothing outside core";
+    }
+
+    void brokenRulesAreFound() {
+        QFETCH(QString, file);
+        QFETCH(QByteArray, text);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeFile(dir.path() + "/" + file, text);
+        writeFile(dir.path() + "/core/base/fine.h",
+                  "#include \"core/base/scalar.h\"\n#include <vector>\n");
+        const QStringList broken = violations(dir.path());
+        QCOMPARE(broken.size(), 1);
+        QVERIFY2(broken.front().contains(why), qPrintable(broken.front()));
+    }
+
+    void downwardIncludesAreAllowed() {
+        QTemporaryDir dir;
+        writeFile(dir.path() + "/core/explore/a.cpp",
+                  "#include \"core/explore/a.h\"\n#include \"core/model/model.h\"\n"
+                  "#include \"core/base/scalar.h\"\n");
+        writeFile(dir.path() + "/core/backend/registry.cpp",
+                  "#include \"core/backend/cuda/c.h\"\n");
+        writeFile(dir.path() + "/ui/main_window.cpp",
+                  "#include \"ui/panels/p.h\"\n#include <QWidget>\n");
+        QCOMPARE(violations(dir.path()), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayering)
+#include "test_layering.moc"

@@ -1,0 +1,110 @@
+// The worker behind the explorer's views and verdicts.
+#include "ui/document/compute_service.h"
+
+#include <QMetaObject>
+
+ComputeService::ComputeService(QObject* parent) : QObject(parent) {
+    pool_.setMaxThreadCount(1); // one request at a time; superseded ones are skipped
+    qRegisterMetaType<std::shared_ptr<const attnlab::SideBySide>>();
+    qRegisterMetaType<attnlab::PropertyReport>();
+}
+
+ComputeService::~ComputeService() {
+    if (cancelled_) *cancelled_ = true;
+    ++generation_;
+    pool_.waitForDone();
+}
+
+std::vector<attnlab::CheckSpec> ComputeService::panelChecks(const attnlab::Scenario& scenario) {
+    std::vector<attnlab::CheckSpec> checks = scenario.checks;
+    for (const auto& check : attnlab::propertyChecks()) {
+        const bool listed = std::any_of(checks.begin(), checks.end(),
+                                        [&](const auto& c) { return c.name == check->name(); });
+        if (!listed) checks.push_back({check->name(), nlohmann::json::object()});
+    }
+    return checks;
+}
+
+void ComputeService::request(std::shared_ptr<const ExplorerState> state) {
+    schedule(std::move(state), false);
+}
+
+void ComputeService::runAllChecks() {
+    if (last_) schedule(last_, true);
+}
+
+void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks) {
+    last_ = state;
+    if (cancelled_) *cancelled_ = true;
+    cancelled_ = std::make_shared<std::atomic<bool>>(false);
+    const quint64 generation = ++generation_;
+    busy_ = true;
+    pool_.start([this, generation, state = std::move(state), allChecks, cancelled = cancelled_] {
+        if (generation == generation_) run(generation, *state, allChecks, cancelled);
+    });
+}
+
+void ComputeService::cancelChecks() {
+    if (cancelled_) *cancelled_ = true;
+}
+
+void ComputeService::waitForDone() {
+    pool_.waitForDone();
+}
+
+template <class F>
+void ComputeService::post(quint64 generation, F&& deliver) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, deliver = std::forward<F>(deliver)]() mutable {
+            if (generation == generation_) deliver();
+        },
+        Qt::QueuedConnection);
+}
+
+void ComputeService::run(quint64 generation, const ExplorerState& state, bool allChecks,
+                         const std::shared_ptr<std::atomic<bool>>& cancelled) {
+    try {
+        auto views = std::make_shared<const attnlab::SideBySide>(
+            attnlab::compareSides(state.scenario, state.transform));
+        post(generation, [this, views] { emit viewsReady(views); });
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        post(generation, [this, message] {
+            busy_ = false;
+            emit viewsFailed(message);
+            emit idle();
+        });
+        return;
+    }
+
+    const std::vector<attnlab::CheckSpec> checks = panelChecks(state.scenario);
+    const std::size_t automatic = allChecks || state.scenario.n() <= kAutomaticCheckLimit
+                                      ? checks.size()
+                                      : state.scenario.checks.size();
+    QStringList names, deferred;
+    for (std::size_t i = 0; i < checks.size(); ++i)
+        (i < automatic ? names : deferred) << QString::fromStdString(checks[i].name);
+    names << deferred;
+    post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
+    const auto stop = [&] { return cancelled->load() || generation != generation_; };
+    bool wasCancelled = false;
+    for (std::size_t i = 0; i < automatic && !wasCancelled; ++i) {
+        try {
+            auto reports = attnlab::runChecks(state.scenario, {checks[i]}, 0, stop);
+            post(generation,
+                 [this, i, report = reports.front()] { emit checkReady(int(i), report); });
+        } catch (const attnlab::CancelledError&) {
+            wasCancelled = true;
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            post(generation, [this, i, message] { emit checkFailed(int(i), message); });
+        }
+        wasCancelled = wasCancelled || stop();
+    }
+    post(generation, [this, wasCancelled] {
+        busy_ = false;
+        emit checksFinished(wasCancelled);
+        emit idle();
+    });
+}

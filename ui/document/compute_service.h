@@ -1,0 +1,63 @@
+// Recomputation off the GUI thread. Every request supersedes the previous one: queued stale work is
+// skipped, a running check is cancelled, and results of a superseded request are dropped, so the
+// newest edit always wins and the window never waits. Views come first, then one verdict at a time.
+#pragma once
+
+#include "core/checks/property_check.h"
+#include "core/explore/side_by_side.h"
+#include "ui/document/scenario_document.h"
+
+#include <QObject>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+
+class ComputeService : public QObject {
+    Q_OBJECT
+public:
+    explicit ComputeService(QObject* parent = nullptr);
+    ~ComputeService() override;
+
+    /// Schedules views and verdicts for `state`, superseding any earlier request.
+    void request(std::shared_ptr<const ExplorerState> state);
+    /// Stops the verdicts of the current request (views already delivered stay).
+    void cancelChecks();
+    /// The checks the panel shows for a scenario: its own (with their parameters) first, then
+    /// every other property with default parameters.
+    static std::vector<attnlab::CheckSpec> panelChecks(const attnlab::Scenario& scenario);
+    /// Up to this many tokens every property runs on each edit; above it only the scenario's own
+    /// checks do, and the rest wait for `runAllChecks` (some sweep n perturbations of n tokens).
+    static constexpr int kAutomaticCheckLimit = 128;
+    /// Runs every property of the panel for the current state, whatever its size.
+    void runAllChecks();
+    bool isBusy() const { return busy_; }
+    /// Blocks until the worker is idle (tests and shutdown).
+    void waitForDone();
+
+signals:
+    void viewsReady(std::shared_ptr<const attnlab::SideBySide> views);
+    void viewsFailed(const QString& message);
+    /// The panel's properties; `deferred` lists those not run automatically (large n).
+    void checksStarted(const QStringList& names, const QStringList& deferred);
+    void checkReady(int index, const attnlab::PropertyReport& report);
+    void checkFailed(int index, const QString& message);
+    void checksFinished(bool cancelled);
+    /// The newest request has been fully answered (or cancelled).
+    void idle();
+
+private:
+    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks);
+    void run(quint64 generation, const ExplorerState& state, bool allChecks,
+             const std::shared_ptr<std::atomic<bool>>& cancelled);
+    /// Runs `deliver` on the GUI thread if `generation` is still the newest.
+    template <class F>
+    void post(quint64 generation, F&& deliver);
+
+    QThreadPool pool_;
+    std::atomic<quint64> generation_{0};
+    std::shared_ptr<std::atomic<bool>> cancelled_;
+    bool busy_ = false;
+    std::shared_ptr<const ExplorerState>
+        last_; // the newest request's state, shared with its worker
+};

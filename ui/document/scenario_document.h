@@ -1,0 +1,67 @@
+// The scenario being explored and the transformation applied to it, with undo/redo of every edit,
+// the file it came from and whether it has unsaved changes. Widgets read it and send whole new
+// states; validation happens before a state is accepted, so a refused edit changes nothing.
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/spec/transform.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <memory>
+
+struct ExplorerState {
+    attnlab::Scenario scenario;
+    attnlab::Transform transform;
+    /// Also compares the backend, which Scenario's == leaves out (it is not part of the file).
+    bool operator==(const ExplorerState& o) const {
+        return scenario == o.scenario && scenario.backend == o.scenario.backend &&
+               transform == o.transform;
+    }
+};
+
+class ScenarioDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ScenarioDocument(QObject* parent = nullptr);
+
+    const ExplorerState& state() const { return *state_; }
+    /// The current state itself, immutable: the undo history and the worker share it, so an
+    /// edit copies the scenario (and its rational tokens) once.
+    std::shared_ptr<const ExplorerState> sharedState() const { return state_; }
+    const attnlab::Scenario& scenario() const { return state_->scenario; }
+    const attnlab::Transform& transform() const { return state_->transform; }
+
+    /// Validates `next` and, when it differs, makes it current as one undoable step called
+    /// `what`. Returns false and emits `refused` with the reason when it is invalid.
+    bool edit(ExplorerState next, const QString& what);
+    bool editScenario(attnlab::Scenario next, const QString& what);
+
+    /// Replaces everything (open, preset, new): clears the undo history.
+    void reset(const attnlab::Scenario& scenario, const QString& filePath, bool modified = false);
+    /// Reads a scenario file or "builtin:NAME"; on error emits `refused` and keeps the state.
+    bool open(const QString& source);
+    /// Writes atomically; on error emits `refused` and returns false.
+    bool saveAs(const QString& path);
+
+    QString filePath() const { return filePath_; }
+    bool isModified() const { return !undo_.isClean(); }
+    QUndoStack* undoStack() { return &undo_; }
+
+signals:
+    /// The state changed (edit, undo, redo, open).
+    void changed();
+    /// An edit or a file was refused; the message says what is wrong.
+    void refused(const QString& message);
+    void filePathChanged(const QString& path);
+
+private:
+    friend class StateCommand;
+    void setCurrent(std::shared_ptr<const ExplorerState> state);
+
+    std::shared_ptr<const ExplorerState> state_;
+    QString filePath_;
+    QUndoStack undo_;
+};

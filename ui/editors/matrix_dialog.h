@@ -1,0 +1,24 @@
+// A dialog to edit one exact matrix cell by cell (a layer's weight matrix): the same table adapter
+// as the tokens, a refused cell keeps its value and says why, OK hands the whole matrix back.
+#pragma once
+
+#include "core/base/scalar.h"
+
+#include <QDialog>
+
+class QLabel;
+class TokenTableModel;
+
+class MatrixDialog : public QDialog {
+    Q_OBJECT
+public:
+    MatrixDialog(const QString& title, const attnlab::Matrix<attnlab::Rational>& values,
+                 QWidget* parent = nullptr);
+
+    TokenTableModel* model() const { return model_; }
+    const attnlab::Matrix<attnlab::Rational>& values() const;
+
+private:
+    TokenTableModel* model_;
+    QLabel* message_;
+};

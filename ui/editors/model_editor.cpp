@@ -1,0 +1,447 @@
+// Model editing widgets wired to the document.
+#include "ui/editors/model_editor.h"
+
+#include "core/backend/registry.h"
+#include "core/base/error.h"
+#include "core/base/precision_dispatch.h"
+#include "core/model/model.h"
+#include "ui/document/scenario_document.h"
+#include "ui/editors/matrix_dialog.h"
+#include "ui/mask/mask_editor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using attnlab::LayerSpec;
+using attnlab::MatrixSpec;
+using attnlab::MixerSpec;
+using attnlab::PositionalSpec;
+using attnlab::Scenario;
+
+namespace {
+
+const char* const kWeightNames[] = {"Wq", "Wk", "Wv", "Wo", "W (relu pre-map)"};
+enum WeightKind { Absent, Identity, Random, Values };
+
+/// The weight matrix `index` of a layer (0..2 always present, 3 = Wo and 4 = ffn optional).
+const MatrixSpec* weightOf(const LayerSpec& l, int index) {
+    switch (index) {
+    case 0:
+        return &l.wq;
+    case 1:
+        return &l.wk;
+    case 2:
+        return &l.wv;
+    case 3:
+        return l.wo ? &*l.wo : nullptr;
+    default:
+        return l.ffn ? &*l.ffn : nullptr;
+    }
+}
+
+void setWeight(LayerSpec& l, int index, std::optional<MatrixSpec> m) {
+    switch (index) {
+    case 0:
+    case 1:
+    case 2:
+        (index == 0 ? l.wq : index == 1 ? l.wk : l.wv) = m ? *m : MatrixSpec::identity();
+        break;
+    case 3:
+        l.wo = m;
+        break;
+    default:
+        l.ffn = m;
+        break;
+    }
+}
+
+QSpinBox* spin(int lo, int hi, const QString& special = QString()) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    if (!special.isEmpty()) s->setSpecialValueText(special);
+    s->setKeyboardTracking(false);
+    return s;
+}
+
+} // namespace
+
+ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document), precision_(new QComboBox), backend_(new QComboBox),
+      positional_(new QComboBox), offset_(spin(-1000000, 1000000)), ropeBase_(new QLineEdit),
+      alibiCausal_(new QCheckBox("causal")), layerCount_(spin(1, 64)), layer_(new QComboBox),
+      heads_(spin(1, 64)), residual_(new QCheckBox("residual X + f(X)")), mixer_(new QComboBox),
+      scale_(nullptr), tile_(spin(0, 1 << 20, "off")), decay_(nullptr),
+      bidirectional_(new QCheckBox("bidirectional")), chunk_(spin(0, 1 << 20, "off")),
+      mask_(new MaskEditor) {
+    precision_->setObjectName("precision");
+    positional_->setObjectName("positional");
+    mixer_->setObjectName("mixer");
+    heads_->setObjectName("heads");
+    layerCount_->setObjectName("layerCount");
+    precision_->addItems({"float32", "float64", "exact"});
+    backend_->setObjectName("backend");
+    // Every choice, with what this build and machine have behind it; one not compiled in is
+    // listed but disabled. What actually ran each layer is shown above the views.
+    for (const auto choice : {attnlab::BackendChoice::Auto, attnlab::BackendChoice::Cpu,
+                              attnlab::BackendChoice::OpenCl, attnlab::BackendChoice::Cuda}) {
+        const std::string name = attnlab::backendChoiceName(choice);
+        const attnlab::Backend* backend = attnlab::findBackend(name);
+        QString label = QString::fromStdString(name);
+        if (choice != attnlab::BackendChoice::Auto && !backend)
+            label += " (not built)";
+        else if (backend && backend->devices().empty())
+            label += " (no device)";
+        backend_->addItem(label, int(choice));
+        if (backend)
+            backend_->setItemData(backend_->count() - 1, QString::fromStdString(backend->status()),
+                                  Qt::ToolTipRole);
+        if (choice != attnlab::BackendChoice::Auto && !backend)
+            qobject_cast<QStandardItemModel*>(backend_->model())
+                ->item(backend_->count() - 1)
+                ->setEnabled(false);
+    }
+    positional_->addItems({"none", "polynomial", "sinusoidal", "learned", "rope", "alibi"});
+    mixer_->addItems({"softmax", "softmax_like", "raw", "ssm"});
+    ropeBase_->setPlaceholderText("10000");
+    scale_ = rationalField("scale", true, [](LayerSpec& l, const QString& t) {
+        l.mixer.scale =
+            t.isEmpty() ? std::nullopt : std::optional(attnlab::parseRational(t.toStdString()));
+    });
+    scale_->setPlaceholderText("default");
+    decay_ = rationalField("decay a", false, [](LayerSpec& l, const QString& t) {
+        l.mixer.a = attnlab::parseRational(t.toStdString());
+    });
+
+    auto* global = new QFormLayout;
+    auto* computeRow = new QHBoxLayout;
+    computeRow->addWidget(precision_, 1);
+    computeRow->addWidget(new QLabel("backend"));
+    computeRow->addWidget(backend_, 1);
+    global->addRow("Precision", computeRow);
+    auto* pos = new QHBoxLayout;
+    pos->addWidget(positional_, 1);
+    pos->addWidget(new QLabel("offset"));
+    pos->addWidget(offset_);
+    global->addRow("Positions", pos);
+    auto* posParams = new QHBoxLayout;
+    posParams->addWidget(new QLabel("RoPE base"));
+    posParams->addWidget(ropeBase_);
+    posParams->addWidget(alibiCausal_);
+    global->addRow("", posParams);
+    auto* layers = new QHBoxLayout;
+    layers->addWidget(layerCount_);
+    layers->addWidget(new QLabel("editing"));
+    layers->addWidget(layer_, 1);
+    global->addRow("Layers", layers);
+
+    auto* layerBox = new QGroupBox("Layer");
+    auto* form = new QFormLayout(layerBox);
+    auto* headRow = new QHBoxLayout;
+    headRow->addWidget(heads_);
+    headRow->addWidget(residual_);
+    form->addRow("Heads", headRow);
+    auto* mixRow = new QHBoxLayout;
+    mixRow->addWidget(mixer_);
+    mixRow->addWidget(new QLabel("scale"));
+    mixRow->addWidget(scale_);
+    form->addRow("Mixer", mixRow);
+    auto* tiling = new QHBoxLayout;
+    tiling->addWidget(new QLabel("tile"));
+    tiling->addWidget(tile_);
+    tiling->addStretch();
+    form->addRow("", tiling);
+    auto* scan = new QHBoxLayout; // ssm only
+    scan->addWidget(new QLabel("a"));
+    scan->addWidget(decay_);
+    scan->addWidget(new QLabel("chunk"));
+    scan->addWidget(chunk_);
+    scan->addWidget(bidirectional_);
+    form->addRow("SSM", scan);
+    for (int i = 0; i < 5; ++i)
+        form->addRow(kWeightNames[i], weightRow(i));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(global);
+    layout->addWidget(layerBox);
+    layout->addStretch();
+
+    connect(precision_, &QComboBox::activated, this, [this](int i) {
+        editScenario("set precision " + precision_->itemText(i),
+                     [i](Scenario& s) { s.precision = attnlab::Precision(i); });
+    });
+    connect(backend_, &QComboBox::activated, this, [this](int i) {
+        const auto choice = attnlab::BackendChoice(backend_->itemData(i).toInt());
+        editScenario("compute on " + QString::fromStdString(attnlab::backendChoiceName(choice)),
+                     [choice](Scenario& s) { s.backend = choice; });
+    });
+    connect(positional_, &QComboBox::activated, this, [this](int i) {
+        editScenario("positions: " + positional_->itemText(i), [i](Scenario& s) {
+            PositionalSpec p;
+            p.kind = PositionalSpec::Kind(i);
+            p.offset = s.model.positional.offset;
+            s.model.positional = p;
+        });
+    });
+    connect(offset_, &QSpinBox::valueChanged, this, [this](int v) {
+        editScenario("position offset", [v](Scenario& s) { s.model.positional.offset = v; });
+    });
+    connect(ropeBase_, &QLineEdit::editingFinished, this, [this] {
+        bool ok = false;
+        const double base = ropeBase_->text().toDouble(&ok);
+        if (!ropeBase_->text().isEmpty() && (!ok || !(base > 1))) {
+            emit document_->refused("RoPE base: '" + ropeBase_->text() +
+                                    "' is not a number above 1 — the previous value is kept");
+            refresh();
+            return;
+        }
+        editScenario("RoPE base",
+                     [&](Scenario& s) { s.model.positional.base = ok ? base : 10000; });
+    });
+    connect(alibiCausal_, &QCheckBox::toggled, this, [this](bool on) {
+        editScenario("ALiBi causal", [on](Scenario& s) { s.model.positional.causal = on; });
+    });
+    connect(layerCount_, &QSpinBox::valueChanged, this, [this](int count) {
+        editScenario(QString("%1 layers").arg(count), [count](Scenario& s) {
+            s.model.layers.resize(std::size_t(count), s.model.layers.back());
+        });
+    });
+    connect(layer_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        refresh();
+        emit layerSelected(i);
+    });
+    connect(heads_, &QSpinBox::valueChanged, this, [this](int h) {
+        editLayer(QString("%1 heads").arg(h), [h](LayerSpec& l) { l.heads = h; });
+    });
+    connect(residual_, &QCheckBox::toggled, this,
+            [this](bool on) { editLayer("residual", [on](LayerSpec& l) { l.residual = on; }); });
+    connect(mixer_, &QComboBox::activated, this, [this](int i) {
+        editLayer("mixer " + mixer_->itemText(i),
+                  [i](LayerSpec& l) { l.mixer.kind = MixerSpec::Kind(i); });
+    });
+    connect(tile_, &QSpinBox::valueChanged, this,
+            [this](int t) { editLayer("tile", [t](LayerSpec& l) { l.mixer.tile = t; }); });
+    connect(bidirectional_, &QCheckBox::toggled, this, [this](bool on) {
+        editLayer("bidirectional", [on](LayerSpec& l) { l.mixer.bidirectional = on; });
+    });
+    connect(chunk_, &QSpinBox::valueChanged, this,
+            [this](int c) { editLayer("chunk", [c](LayerSpec& l) { l.mixer.chunk = c; }); });
+    connect(mask_, &MaskEditor::maskEdited, this, [this](const attnlab::MaskSpec& m) {
+        editLayer("mask " + QString::fromStdString(m.describe()),
+                  [&](LayerSpec& l) { l.mask = m; });
+    });
+    connect(document_, &ScenarioDocument::changed, this, &ModelEditor::refresh);
+    refresh();
+}
+
+QLineEdit* ModelEditor::rationalField(const QString& what, bool optional,
+                                      const std::function<void(LayerSpec&, const QString&)>& set) {
+    auto* field = new QLineEdit;
+    field->setMaximumWidth(90);
+    connect(field, &QLineEdit::editingFinished, this, [this, field, what, optional, set] {
+        const QString text = field->text().trimmed();
+        try {
+            if (!(optional && text.isEmpty())) attnlab::parseRational(text.toStdString());
+        } catch (const std::exception& e) {
+            emit document_->refused(what + ": " + e.what() + " — the previous value is kept");
+            refresh();
+            return;
+        }
+        editLayer(what, [&](LayerSpec& l) { set(l, text); });
+    });
+    return field;
+}
+
+QWidget* ModelEditor::weightRow(int index) {
+    auto* row = new QWidget;
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    WeightControls& c = weights_[index];
+    c.kind = new QComboBox;
+    c.kind->addItems({"absent", "identity", "random", "values"});
+    if (index < 3)
+        qobject_cast<QStandardItemModel*>(c.kind->model())->item(Absent)->setEnabled(false);
+    c.seed = spin(0, 1 << 30);
+    c.seed->setPrefix("seed ");
+    c.scale = new QLineEdit;
+    c.scale->setPlaceholderText("scale 1");
+    c.scale->setMaximumWidth(60);
+    c.seed->setMaximumWidth(95);
+    auto* edit = new QToolButton;
+    edit->setText("Edit…");
+    edit->setToolTip("Edit the numbers of this matrix cell by cell");
+    h->addWidget(c.kind);
+    h->addWidget(c.seed);
+    h->addWidget(c.scale);
+    h->addWidget(edit);
+    connect(edit, &QToolButton::clicked, this, [this, index] { editWeight(index); });
+    const QString name = kWeightNames[index];
+    // Rebuilds the matrix from the controls: random takes seed and scale, values stay as given.
+    auto apply = [this, index, name] {
+        const WeightControls& w = weights_[index];
+        const int kind = w.kind->currentIndex();
+        attnlab::Rational scale = 1;
+        try {
+            if (!w.scale->text().trimmed().isEmpty())
+                scale = attnlab::parseRational(w.scale->text().trimmed().toStdString());
+        } catch (const std::exception& e) {
+            emit document_->refused(name + " scale: " + e.what() + " — the previous value is kept");
+            refresh();
+            return;
+        }
+        editLayer(name + " weights", [&](LayerSpec& l) {
+            const MatrixSpec* current = weightOf(l, index);
+            if (kind == Absent)
+                setWeight(l, index, std::nullopt);
+            else if (kind == Identity)
+                setWeight(l, index, MatrixSpec::identity());
+            else if (kind == Random)
+                setWeight(l, index, MatrixSpec::random(std::uint64_t(w.seed->value()), scale));
+            else if (current && current->kind == MatrixSpec::Kind::Values)
+                setWeight(l, index, *current);
+        });
+    };
+    connect(c.kind, &QComboBox::activated, this, apply);
+    connect(c.seed, &QSpinBox::valueChanged, this, apply);
+    connect(c.scale, &QLineEdit::editingFinished, this, apply);
+    return row;
+}
+
+MatrixDialog* ModelEditor::editWeight(int index) {
+    const Scenario& s = document_->scenario();
+    const std::size_t layer = std::size_t(currentLayer());
+    attnlab::Matrix<attnlab::Rational> values;
+    try {
+        // The numbers the model computes with now, as exact values (floats by their decimals).
+        attnlab::withScalar(s.precision, [&]<class T>() {
+            const attnlab::Model<T> model(s.model, s.d());
+            const attnlab::LayerWeights<T>& w = model.weights(layer);
+            const std::optional<attnlab::Matrix<T>> m = index == 0   ? w.wq
+                                                        : index == 1 ? w.wk
+                                                        : index == 2 ? w.wv
+                                                        : index == 3 ? w.wo
+                                                                     : w.ffn;
+            if (!m)
+                throw attnlab::InputError(std::string(kWeightNames[index]) +
+                                          " is absent: choose identity or random first");
+            values = m->unaryExpr([](const T& v) {
+                if constexpr (attnlab::ScalarOps<T>::exact)
+                    return v;
+                else
+                    return attnlab::decimalRational(double(v));
+            });
+        });
+    } catch (const std::exception& e) {
+        emit document_->refused(e.what());
+        return nullptr;
+    }
+    auto* dialog =
+        new MatrixDialog(QString("Layer %1: %2").arg(layer).arg(kWeightNames[index]), values, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, index] {
+        const attnlab::Matrix<attnlab::Rational> edited = dialog->values();
+        editLayer(QString("%1 values").arg(kWeightNames[index]),
+                  [&](LayerSpec& l) { setWeight(l, index, MatrixSpec::given(edited)); });
+    });
+    dialog->open();
+    return dialog;
+}
+
+int ModelEditor::currentLayer() const {
+    return std::max(0, layer_->currentIndex());
+}
+
+void ModelEditor::setCurrentLayer(int layer) {
+    layer_->setCurrentIndex(layer);
+}
+
+void ModelEditor::editScenario(const QString& what, const std::function<void(Scenario&)>& change) {
+    Scenario next = document_->scenario();
+    change(next);
+    if (!document_->editScenario(std::move(next), what)) refresh();
+}
+
+void ModelEditor::editLayer(const QString& what, const std::function<void(LayerSpec&)>& change) {
+    const std::size_t index = std::size_t(currentLayer());
+    editScenario(QString("layer %1: %2").arg(index).arg(what), [&](Scenario& s) {
+        if (index < s.model.layers.size()) change(s.model.layers[index]);
+    });
+}
+
+void ModelEditor::refresh() {
+    const Scenario& s = document_->scenario();
+    const QList<QWidget*> controls = findChildren<QWidget*>();
+    std::vector<std::unique_ptr<QSignalBlocker>> blockers;
+    for (QWidget* w : controls)
+        if (w != mask_ && !mask_->isAncestorOf(w))
+            blockers.push_back(std::make_unique<QSignalBlocker>(w));
+
+    precision_->setCurrentIndex(int(s.precision));
+    backend_->setCurrentIndex(backend_->findData(int(s.backend)));
+    const PositionalSpec& p = s.model.positional;
+    positional_->setCurrentIndex(int(p.kind));
+    offset_->setValue(int(p.offset));
+    ropeBase_->setText(p.base == 10000 ? QString() : QString::number(p.base, 'g', 17));
+    ropeBase_->setEnabled(p.kind == PositionalSpec::Kind::Rope);
+    alibiCausal_->setChecked(p.causal);
+    alibiCausal_->setEnabled(p.kind == PositionalSpec::Kind::Alibi);
+
+    const int layers = int(s.model.layers.size());
+    layerCount_->setValue(layers);
+    const int current = std::min(currentLayer(), layers - 1);
+    if (layer_->count() != layers) {
+        layer_->clear();
+        for (int i = 0; i < layers; ++i)
+            layer_->addItem(QString("layer %1").arg(i));
+    }
+    layer_->setCurrentIndex(current);
+    const LayerSpec& l = s.model.layers[std::size_t(current)];
+    heads_->setValue(l.heads);
+    residual_->setChecked(l.residual);
+    mixer_->setCurrentIndex(int(l.mixer.kind));
+    scale_->setText(l.mixer.scale ? QString::fromStdString(attnlab::rationalText(*l.mixer.scale))
+                                  : QString());
+    tile_->setValue(l.mixer.tile);
+    const bool ssm = l.mixer.kind == MixerSpec::Kind::Ssm;
+    decay_->setText(QString::fromStdString(attnlab::rationalText(l.mixer.a)));
+    for (QWidget* w : std::initializer_list<QWidget*>{decay_, bidirectional_, chunk_})
+        w->setEnabled(ssm);
+    scale_->setEnabled(!ssm);
+    bidirectional_->setChecked(l.mixer.bidirectional);
+    chunk_->setValue(l.mixer.chunk);
+    for (int i = 0; i < 5; ++i) {
+        const MatrixSpec* m = weightOf(l, i);
+        WeightControls& c = weights_[i];
+        const int kind = !m                                      ? Absent
+                         : m->kind == MatrixSpec::Kind::Identity ? Identity
+                         : m->kind == MatrixSpec::Kind::Random   ? Random
+                                                                 : Values;
+        c.kind->setCurrentIndex(kind);
+        qobject_cast<QStandardItemModel*>(c.kind->model())
+            ->item(Values)
+            ->setEnabled(kind == Values);
+        c.seed->setEnabled(kind == Random);
+        c.scale->setEnabled(kind == Random);
+        if (kind == Random) {
+            c.seed->setValue(int(m->seed));
+            c.scale->setText(m->scale == 1
+                                 ? QString()
+                                 : QString::fromStdString(attnlab::rationalText(m->scale)));
+        }
+        if (kind == Values)
+            c.kind->setToolTip(
+                QString("%1 × %2 given values").arg(m->values.rows()).arg(m->values.cols()));
+    }
+    blockers.clear();
+    mask_->setMask(l.mask, s.n());
+}

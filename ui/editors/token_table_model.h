@@ -1,0 +1,40 @@
+// The token matrix as an editable table: a thin adapter that shows the scenario's tokens and turns
+// a typed cell into an edit request. Parsing refuses anything that is not a finite number and keeps
+// the last valid value.
+#pragma once
+
+#include "core/base/scalar.h"
+
+#include <QAbstractTableModel>
+
+class TokenTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    /// Shows `values` (exact) as the table.
+    void setValues(attnlab::Matrix<attnlab::Rational> values);
+    const attnlab::Matrix<attnlab::Rational>& values() const { return values_; }
+    /// Header labels: rows `row0, row1, ...`, columns `col0, ...` (tokens: "x" and "d").
+    void setHeaderPrefixes(const QString& row, const QString& col) {
+        rowPrefix_ = row;
+        colPrefix_ = col;
+    }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    /// Parses the text; on success emits `edited` with the whole new matrix (the table itself
+    /// changes when the document accepts it), on failure emits `refused` and returns false.
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+
+signals:
+    void edited(const attnlab::Matrix<attnlab::Rational>& values, const QString& what);
+    void refused(const QString& message);
+
+private:
+    attnlab::Matrix<attnlab::Rational> values_;
+    QString rowPrefix_ = "x", colPrefix_ = "d";
+};

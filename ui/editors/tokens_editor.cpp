@@ -1,0 +1,219 @@
+// Token editing widgets wired to the document.
+#include "ui/editors/tokens_editor.h"
+
+#include "core/base/error.h"
+#include "core/io/npy.h"
+#include "core/io/table_text.h"
+#include "ui/document/scenario_document.h"
+#include "ui/editors/token_table_model.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <fstream>
+#include <sstream>
+
+using attnlab::Matrix;
+using attnlab::Rational;
+using attnlab::TokenSpec;
+
+namespace {
+
+QString describe(const TokenSpec& t) {
+    switch (t.kind) {
+    case TokenSpec::Kind::Random:
+        return QString("random, seed %1 — editing a cell turns it into values").arg(t.seed);
+    case TokenSpec::Kind::OneHot:
+        return "one-hot — editing a cell turns it into values";
+    case TokenSpec::Kind::Arange:
+        return "arange — editing a cell turns it into values";
+    case TokenSpec::Kind::Values:
+        break;
+    }
+    return "values";
+}
+
+QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent) {
+    auto* b = new QToolButton(parent);
+    b->setText(text);
+    b->setToolTip(tip);
+    return b;
+}
+
+} // namespace
+
+TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document), model_(new TokenTableModel(this)),
+      table_(new QTableView(this)), source_(new QLabel(this)), generator_(new QComboBox(this)),
+      rows_(new QSpinBox(this)), cols_(new QSpinBox(this)), seed_(new QSpinBox(this)) {
+    table_->setModel(model_);
+    table_->horizontalHeader()->setDefaultSectionSize(64);
+    table_->verticalHeader()->setDefaultSectionSize(22);
+    table_->installEventFilter(this);
+    source_->setWordWrap(true);
+    source_->setStyleSheet("color: palette(mid);");
+
+    auto* shape = new QHBoxLayout;
+    auto* addRow = toolButton("+ row", "Append a row of zeros", this);
+    auto* removeRow = toolButton("− row", "Remove the last row", this);
+    auto* addCol = toolButton("+ col", "Append a column of zeros", this);
+    auto* removeCol = toolButton("− col", "Remove the last column", this);
+    auto* import = toolButton("Import…", "Read tokens from a .csv or .npy file", this);
+    for (QToolButton* b : {addRow, removeRow, addCol, removeCol, import})
+        shape->addWidget(b);
+    shape->addStretch();
+
+    generator_->addItems({"random", "one-hot", "arange"});
+    rows_->setRange(1, 1 << 16);
+    cols_->setRange(1, 4096);
+    seed_->setRange(0, 1 << 30);
+    rows_->setPrefix("n = ");
+    cols_->setPrefix("d = ");
+    seed_->setPrefix("seed ");
+    auto* generateButton = new QPushButton("Generate", this);
+    auto* gen = new QHBoxLayout;
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{generator_, rows_, cols_, seed_, generateButton})
+        gen->addWidget(w);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(table_, 1);
+    layout->addWidget(source_);
+    layout->addLayout(shape);
+    layout->addLayout(gen);
+
+    connect(model_, &TokenTableModel::edited, this, &TokensEditor::setValues);
+    connect(model_, &TokenTableModel::refused, document_, &ScenarioDocument::refused);
+    connect(addRow, &QToolButton::clicked, this,
+            [this] { resize(model_->rowCount() + 1, model_->columnCount(), "add a token"); });
+    connect(removeRow, &QToolButton::clicked, this,
+            [this] { resize(model_->rowCount() - 1, model_->columnCount(), "remove a token"); });
+    connect(addCol, &QToolButton::clicked, this,
+            [this] { resize(model_->rowCount(), model_->columnCount() + 1, "add a feature"); });
+    connect(removeCol, &QToolButton::clicked, this,
+            [this] { resize(model_->rowCount(), model_->columnCount() - 1, "remove a feature"); });
+    connect(import, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Import tokens", QString(),
+                                                          "Tables (*.csv *.txt *.npy)");
+        if (!path.isEmpty()) importFile(path);
+    });
+    connect(generateButton, &QPushButton::clicked, this, &TokensEditor::generate);
+    connect(generator_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        cols_->setEnabled(i != 1);
+        seed_->setEnabled(i == 0);
+    });
+    connect(document_, &ScenarioDocument::changed, this, &TokensEditor::refresh);
+    refresh();
+}
+
+void TokensEditor::refresh() {
+    const attnlab::Scenario& s = document_->scenario();
+    Matrix<Rational> values;
+    if (s.tokens.kind == TokenSpec::Kind::Values || s.precision == attnlab::Precision::Exact) {
+        values = s.tokens.materialize<Rational>();
+    } else {
+        const Matrix<double> x = s.tokens.materialize<double>();
+        values = x.unaryExpr([](double v) { return attnlab::decimalRational(v); });
+    }
+    model_->setValues(std::move(values));
+    source_->setText(
+        QString("%1 tokens × %2 features: %3").arg(s.n()).arg(s.d()).arg(describe(s.tokens)));
+    rows_->setValue(s.n());
+    cols_->setValue(s.d());
+}
+
+void TokensEditor::setValues(const Matrix<Rational>& values, const QString& what) {
+    attnlab::Scenario next = document_->scenario();
+    next.tokens = TokenSpec::given(values);
+    next.permutation = next.permutation.resizedTo(int(values.rows()));
+    document_->editScenario(std::move(next), what);
+}
+
+void TokensEditor::resize(int rows, int cols, const QString& what) {
+    if (rows < 1 || cols < 1) {
+        emit document_->refused("the tokens need at least one row and one column");
+        return;
+    }
+    Matrix<Rational> next = Matrix<Rational>::Zero(rows, cols);
+    const Matrix<Rational>& old = model_->values();
+    const Eigen::Index r = std::min<Eigen::Index>(rows, old.rows());
+    const Eigen::Index c = std::min<Eigen::Index>(cols, old.cols());
+    next.topLeftCorner(r, c) = old.topLeftCorner(r, c);
+    setValues(next, what);
+}
+
+void TokensEditor::generate() {
+    attnlab::Scenario next = document_->scenario();
+    switch (generator_->currentIndex()) {
+    case 0:
+        next.tokens =
+            TokenSpec::random(rows_->value(), cols_->value(), std::uint64_t(seed_->value()));
+        break;
+    case 1:
+        next.tokens = TokenSpec::oneHot(rows_->value());
+        break;
+    default:
+        next.tokens = TokenSpec::arange(rows_->value(), cols_->value());
+        break;
+    }
+    next.permutation = next.permutation.resizedTo(next.n());
+    document_->editScenario(std::move(next), "generate " + generator_->currentText() + " tokens");
+}
+
+void TokensEditor::pasteText(const QString& text) {
+    try {
+        const Matrix<Rational> block = attnlab::parseTable(text.toStdString());
+        const QModelIndex at = table_->currentIndex();
+        const int r0 = at.isValid() ? at.row() : 0, c0 = at.isValid() ? at.column() : 0;
+        const Matrix<Rational>& old = model_->values();
+        const Eigen::Index rows = std::max<Eigen::Index>(old.rows(), r0 + block.rows());
+        const Eigen::Index cols = std::max<Eigen::Index>(old.cols(), c0 + block.cols());
+        Matrix<Rational> next = Matrix<Rational>::Zero(rows, cols);
+        next.topLeftCorner(old.rows(), old.cols()) = old;
+        next.block(r0, c0, block.rows(), block.cols()) = block;
+        setValues(next, QString("paste %1 × %2 tokens").arg(block.rows()).arg(block.cols()));
+    } catch (const std::exception& e) {
+        emit document_->refused(QString("paste: %1 — nothing was changed").arg(e.what()));
+    }
+}
+
+void TokensEditor::importFile(const QString& path) {
+    try {
+        Matrix<Rational> values;
+        if (path.endsWith(".npy", Qt::CaseInsensitive)) {
+            std::ifstream in(path.toStdString(), std::ios::binary);
+            if (!in) throw attnlab::InputError(path.toStdString() + ": cannot be read");
+            std::ostringstream bytes;
+            bytes << in.rdbuf();
+            const Eigen::MatrixXd m = attnlab::parseNpy(bytes.str());
+            values = m.unaryExpr([](double v) { return attnlab::decimalRational(v); });
+        } else {
+            values = attnlab::loadTableFile(path.toStdString());
+        }
+        setValues(values, "import tokens from " + QFileInfo(path).fileName());
+    } catch (const std::exception& e) {
+        emit document_->refused(QString("import: %1 — nothing was changed").arg(e.what()));
+    }
+}
+
+bool TokensEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_ && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Paste)) {
+        pasteText(QApplication::clipboard()->text());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}

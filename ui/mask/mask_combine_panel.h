@@ -1,0 +1,27 @@
+// Combining the edited mask with a second one: the second mask chosen inline by kind and
+// parameters, and buttons for "and", "or" and "not" (the last needs no second mask).
+#pragma once
+
+#include "core/spec/mask.h"
+
+#include <QGroupBox>
+
+class MaskKindForm;
+
+class MaskCombinePanel : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit MaskCombinePanel(QWidget* parent = nullptr);
+    /// Sets the largest parameter values of the second mask to n tokens.
+    void setTokenCount(int n);
+    /// The second mask as the fields describe it.
+    attnlab::MaskSpec operand() const;
+
+signals:
+    void andRequested(const attnlab::MaskSpec& operand);
+    void orRequested(const attnlab::MaskSpec& operand);
+    void notRequested();
+
+private:
+    MaskKindForm* operand_;
+};

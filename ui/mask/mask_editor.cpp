@@ -1,0 +1,176 @@
+// The mask editor: a form, a paint view, a block view and the combination and diff tools,
+// composed; every edit becomes a MaskSpec that core validates and evaluates.
+#include "ui/mask/mask_editor.h"
+
+#include "core/base/error.h"
+#include "ui/mask/mask_block_view.h"
+#include "ui/mask/mask_combine_panel.h"
+#include "ui/mask/mask_diff_dialog.h"
+#include "ui/mask/mask_kind_form.h"
+#include "ui/mask/mask_paint_view.h"
+#include "ui/mask/mask_palette.h"
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+using attnlab::BoolMatrix;
+using attnlab::MaskSpec;
+
+namespace {
+// At most this many row numbers are listed in the warning.
+constexpr std::size_t kListedRows = 12;
+
+QLabel* heading(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    return label;
+}
+} // namespace
+
+MaskEditor::MaskEditor(QWidget* parent)
+    : QWidget(parent), form_(new MaskKindForm(this)), description_(new QLabel(this)),
+      error_(new QLabel(this)), paint_(new MaskPaintView(this)), warning_(new QLabel(this)),
+      blocks_(new MaskBlockView(this)), combine_(new MaskCombinePanel(this)) {
+    form_->setObjectName("maskForm");
+    description_->setObjectName("description");
+    description_->setWordWrap(true);
+    for (QLabel* label : {description_, error_, warning_})
+        label->setTextFormat(Qt::PlainText);
+    description_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    error_->setObjectName("error");
+    error_->setWordWrap(true);
+    error_->setStyleSheet(QStringLiteral("color: %1").arg(mask_palette::warning().name()));
+    error_->hide();
+    warning_->setObjectName("allMaskedWarning");
+    warning_->setWordWrap(true);
+    warning_->setStyleSheet(QStringLiteral("color: %1").arg(mask_palette::warning().name()));
+    warning_->hide();
+    auto* compare = new QPushButton(tr("Compare with…"), this);
+    compare->setObjectName("compare");
+    compare->setToolTip(tr("Mask diff: this mask against another, or two library conventions"));
+
+    auto* kindBox = new QGroupBox(tr("Mask"), this);
+    auto* kindLayout = new QVBoxLayout(kindBox);
+    kindLayout->addWidget(form_);
+    kindLayout->addWidget(description_);
+    kindLayout->addWidget(error_);
+    auto* left = new QVBoxLayout;
+    left->addWidget(kindBox);
+    left->addWidget(combine_);
+    left->addWidget(compare);
+    left->addStretch();
+
+    auto* cells = new QVBoxLayout;
+    cells->addWidget(heading(tr("Cells (click or drag to paint)"), this));
+    cells->addWidget(paint_, 1);
+    cells->addWidget(warning_);
+    auto* tiles = new QVBoxLayout;
+    tiles->addWidget(heading(tr("Tiles"), this));
+    tiles->addWidget(blocks_, 1);
+
+    // Kind and combination beside the tiles on top, the paint view below over the full width:
+    // the editor fits the explorer's input column.
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(left, 0, 0);
+    layout->addLayout(tiles, 0, 1);
+    layout->addLayout(cells, 1, 0, 1, 2);
+    layout->setRowStretch(1, 1);
+    layout->setColumnStretch(1, 1);
+
+    connect(form_, &MaskKindForm::specEdited, this, &MaskEditor::onKindEdited);
+    connect(paint_, &MaskPaintView::cellsPainted, this, &MaskEditor::onCellsPainted);
+    connect(combine_, &MaskCombinePanel::andRequested, this, &MaskEditor::onAnd);
+    connect(combine_, &MaskCombinePanel::orRequested, this, &MaskEditor::onOr);
+    connect(combine_, &MaskCombinePanel::notRequested, this, &MaskEditor::onNot);
+    connect(compare, &QPushButton::clicked, this, &MaskEditor::openDiff);
+    setMask(MaskSpec::all(), n_);
+}
+
+void MaskEditor::setMask(const MaskSpec& mask, int n) {
+    n_ = std::max(n, 0);
+    form_->setTokenCount(n_);
+    combine_->setTokenCount(n_);
+    if (showSpec(mask)) return;
+    // Not applicable to n tokens: keep it (mask() returns it) over a blank grid.
+    spec_ = mask;
+    form_->setSpec(mask);
+    description_->setText(tr("mask: %1").arg(QString::fromStdString(mask.describe())));
+    const BoolMatrix blank = BoolMatrix::Constant(n_, n_, false);
+    paint_->setMask(blank);
+    paint_->setMarkedRows({});
+    blocks_->setMask(blank);
+    showWarning({});
+}
+
+MaskSpec MaskEditor::mask() const {
+    return spec_;
+}
+
+bool MaskEditor::showSpec(const MaskSpec& spec) {
+    BoolMatrix cells;
+    try {
+        cells = attnlab::buildMask(spec, n_);
+    } catch (const attnlab::InputError& e) {
+        error_->setText(QString::fromUtf8(e.what()));
+        error_->show();
+        return false;
+    }
+    error_->hide();
+    spec_ = spec;
+    form_->setSpec(spec);
+    description_->setText(tr("mask: %1").arg(QString::fromStdString(spec.describe())));
+    const std::vector<int> rows = attnlab::allMaskedRows(cells);
+    paint_->setMask(cells);
+    paint_->setMarkedRows(rows);
+    showWarning(rows);
+    blocks_->setMask(cells);
+    if (diff_) diff_->setCurrent(spec_, n_);
+    return true;
+}
+
+void MaskEditor::edit(const MaskSpec& spec) {
+    if (showSpec(spec)) emit maskEdited(spec_);
+}
+
+void MaskEditor::showWarning(const std::vector<int>& rows) {
+    warning_->setVisible(!rows.empty());
+    if (rows.empty()) return;
+    QStringList listed;
+    for (std::size_t i = 0; i < rows.size() && i < kListedRows; ++i)
+        listed << QString::number(rows[i]);
+    QString which = listed.join(", ");
+    if (rows.size() > kListedRows) which += tr(" and %1 more").arg(rows.size() - kListedRows);
+    warning_->setText(rows.size() == 1
+                          ? tr("⚠ row %1 has no allowed key: its output is 0").arg(which)
+                          : tr("⚠ rows %1 have no allowed key: their output is 0").arg(which));
+}
+
+void MaskEditor::onKindEdited(const MaskSpec& spec) {
+    edit(spec);
+}
+void MaskEditor::onCellsPainted(const BoolMatrix& cells) {
+    edit(MaskSpec::custom(cells));
+}
+void MaskEditor::onAnd(const MaskSpec& operand) {
+    edit(MaskSpec::both({spec_, operand}));
+}
+void MaskEditor::onOr(const MaskSpec& operand) {
+    edit(MaskSpec::either({spec_, operand}));
+}
+void MaskEditor::onNot() {
+    edit(MaskSpec::negation(spec_));
+}
+
+void MaskEditor::openDiff() {
+    if (!diff_) diff_ = new MaskDiffDialog(this);
+    diff_->setCurrent(spec_, n_);
+    diff_->show();
+    diff_->raise();
+}

@@ -1,0 +1,55 @@
+// Editing one layer's attention mask: a kind with its parameters, cells painted by click/drag,
+// and/or/not combinations, the rows left with no key, a block view at a tile size and a mask diff
+// against the conventions popular libraries use. Sends the edited MaskSpec; computes nothing.
+#pragma once
+
+#include "core/spec/mask.h"
+
+#include <QWidget>
+
+class MaskBlockView;
+class MaskCombinePanel;
+class MaskDiffDialog;
+class MaskKindForm;
+class MaskPaintView;
+class QLabel;
+
+class MaskEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit MaskEditor(QWidget* parent = nullptr);
+    /// Shows `mask` for n tokens. Does not emit maskEdited.
+    void setMask(const attnlab::MaskSpec& mask, int n);
+    attnlab::MaskSpec mask() const;
+
+signals:
+    /// The user changed the mask (kind, parameter, painted cell, combination).
+    void maskEdited(const attnlab::MaskSpec& mask);
+
+private slots:
+    void onKindEdited(const attnlab::MaskSpec& spec);
+    void onCellsPainted(const attnlab::BoolMatrix& cells);
+    void onAnd(const attnlab::MaskSpec& operand);
+    void onOr(const attnlab::MaskSpec& operand);
+    void onNot();
+    void openDiff();
+
+private:
+    /// Shows `spec` when it applies to n tokens (else the message, keeping the last good mask);
+    /// returns whether it did.
+    bool showSpec(const attnlab::MaskSpec& spec);
+    /// showSpec(), then tells the world.
+    void edit(const attnlab::MaskSpec& spec);
+    void showWarning(const std::vector<int>& rows);
+
+    MaskKindForm* form_;
+    QLabel* description_;
+    QLabel* error_;
+    MaskPaintView* paint_;
+    QLabel* warning_;
+    MaskBlockView* blocks_;
+    MaskCombinePanel* combine_;
+    MaskDiffDialog* diff_ = nullptr;
+    attnlab::MaskSpec spec_;
+    int n_ = 8;
+};

@@ -1,0 +1,253 @@
+// Verdict list and details.
+#include "ui/panels/property_panel.h"
+
+#include "core/base/scalar.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+using attnlab::PropertyReport;
+using attnlab::Verdict;
+
+namespace {
+
+enum Col { Name, VerdictCol, Deviation, Tolerance, Mode };
+
+/// Exact values as given ("5/9"), float values to 4 significant digits.
+QString valueText(const nlohmann::json& v) {
+    if (v.is_number()) return QString::number(v.get<double>(), 'g', 4);
+    return QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+/// For the table: a fraction too long to read becomes "≈ decimal" (the details keep every digit).
+QString shortValueText(const nlohmann::json& v) {
+    const QString full = valueText(v);
+    if (full.size() <= 14 || !v.is_string()) return full;
+    try {
+        return "≈ " + QString::number(
+                          attnlab::toDouble(attnlab::parseRational(v.get<std::string>())), 'g', 4);
+    } catch (const std::exception&) {
+        return full.left(12) + "…";
+    }
+}
+
+/// Blue for holds and orange for fails: distinguishable with every common colour-vision deficiency,
+/// and each verdict also carries a symbol.
+QColor verdictColour(Verdict v) {
+    switch (v) {
+    case Verdict::Holds:
+        return QColor(33, 102, 172);
+    case Verdict::Fails:
+        return QColor(204, 85, 0);
+    case Verdict::NotApplicable:
+        break;
+    }
+    return QColor(128, 128, 128);
+}
+
+QString verdictLabel(Verdict v) {
+    switch (v) {
+    case Verdict::Holds:
+        return "✓ holds";
+    case Verdict::Fails:
+        return "✗ fails";
+    case Verdict::NotApplicable:
+        break;
+    }
+    return "– not applicable";
+}
+
+QString htmlEscaped(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+} // namespace
+
+PropertyPanel::PropertyPanel(QWidget* parent)
+    : QWidget(parent), tree_(new QTreeWidget), details_(new QTextBrowser),
+      shrink_(new QCheckBox("show the smallest (shrunk) witness")), progress_(new QProgressBar),
+      cancel_(new QPushButton("Cancel")), runAll_(new QPushButton("Run all")), status_(new QLabel) {
+    tree_->setColumnCount(5);
+    tree_->setHeaderLabels({"property", "verdict", "max deviation", "tolerance", "mode"});
+    tree_->setRootIsDecorated(false);
+    tree_->setAlternatingRowColors(true);
+    // Columns fit their contents once per update (fitColumns): ResizeToContents measured every
+    // row's text again for each cell an update sets (six per property when the checks start).
+    tree_->setUniformRowHeights(true); // one line per property: no per-row height on each verdict
+    tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+    details_->setOpenLinks(false);
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(progress_, 1);
+    progressRow->addWidget(cancel_);
+    progressRow->addWidget(runAll_);
+    runAll_->setToolTip("Run the properties that large inputs do not run on every edit");
+    runAll_->hide();
+    status_->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(tree_, 3);
+    layout->addLayout(progressRow);
+    layout->addWidget(status_);
+    layout->addWidget(shrink_);
+    layout->addWidget(details_, 2);
+    connect(tree_, &QTreeWidget::itemSelectionChanged, this, &PropertyPanel::showSelected);
+    connect(shrink_, &QCheckBox::toggled, this, &PropertyPanel::showSelected);
+    connect(cancel_, &QPushButton::clicked, this, &PropertyPanel::cancelRequested);
+    connect(runAll_, &QPushButton::clicked, this, &PropertyPanel::runAllRequested);
+    finish(false);
+}
+
+void PropertyPanel::start(const QStringList& names, const QStringList& deferred) {
+    const QString selected = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
+    reports_.assign(std::size_t(names.size()), std::nullopt);
+    // Keep rows (and the selection) when the same properties are recomputed: no flicker per edit.
+    if (tree_->topLevelItemCount() != names.size()) tree_->clear();
+    for (int i = 0; i < names.size(); ++i) {
+        QTreeWidgetItem* item = tree_->topLevelItem(i);
+        if (!item) item = new QTreeWidgetItem(tree_);
+        item->setText(Name, names[i]);
+        item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
+        item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : "computing…");
+        for (int c = Deviation; c <= Mode; ++c)
+            item->setText(c, QString());
+    }
+    progress_->setRange(0, int(names.size() - deferred.size()));
+    progress_->setValue(0);
+    progress_->setVisible(true);
+    cancel_->setEnabled(true);
+    runAll_->setVisible(!deferred.isEmpty());
+    status_->setText(deferred.isEmpty()
+                         ? QString()
+                         : QString("%1 properties sweep every token and are not run on each edit "
+                                   "at this size: press Run all.")
+                               .arg(deferred.size()));
+    if (!selected.isEmpty()) select(selected);
+    fitColumns();
+}
+
+void PropertyPanel::setReport(int index, const PropertyReport& r) {
+    QTreeWidgetItem* item = tree_->topLevelItem(index);
+    if (!item) return;
+    reports_[std::size_t(index)] = r;
+    item->setText(VerdictCol, verdictLabel(r.verdict));
+    item->setForeground(VerdictCol, verdictColour(r.verdict));
+    const bool applicable = r.verdict != Verdict::NotApplicable;
+    item->setText(Deviation, applicable ? shortValueText(r.maxDeviation) : QString());
+    item->setText(Tolerance, applicable ? shortValueText(r.tolerance) : QString());
+    item->setToolTip(Deviation, valueText(r.maxDeviation));
+    item->setText(Mode, r.exact ? "exact" : "float");
+    item->setToolTip(Name, QString::fromStdString(r.explanation));
+    item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
+    advanceProgress();
+    fitColumns(item);
+    if (item->isSelected()) showSelected();
+}
+
+void PropertyPanel::setFailed(int index, const QString& message) {
+    QTreeWidgetItem* item = tree_->topLevelItem(index);
+    if (!item) return;
+    item->setText(VerdictCol, "error");
+    item->setToolTip(VerdictCol, message);
+    item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
+    advanceProgress();
+    fitColumns(item);
+    status_->setText(item->text(Name) + ": " + message);
+}
+
+void PropertyPanel::fitColumns(const QTreeWidgetItem* changed) {
+    // One changed row: only a column whose text it outgrew (measuring a column means laying out
+    // every row's text). A cell draws its text between margins of the focus frame's plus one.
+    const QFontMetrics metrics(tree_->font());
+    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
+    for (int c = 0; c < tree_->columnCount(); ++c) {
+        const int room = tree_->columnWidth(c) - margins - 4; // 4: never elide by rounding
+        if (!changed || metrics.horizontalAdvance(changed->text(c)) > room)
+            tree_->resizeColumnToContents(c);
+    }
+}
+
+void PropertyPanel::advanceProgress() {
+    // QProgressBar::setValue repaints at once, which costs the GUI thread a paint per verdict
+    // while the checks still run; an update request (queued, merged) is enough.
+    progress_->setUpdatesEnabled(false);
+    progress_->setValue(progress_->value() + 1);
+    progress_->setUpdatesEnabled(true); // schedules the update
+}
+
+void PropertyPanel::finish(bool cancelled) {
+    progress_->setVisible(false);
+    cancel_->setEnabled(false);
+    if (cancelled) {
+        for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+            if (!reports_[std::size_t(i)]) tree_->topLevelItem(i)->setText(VerdictCol, "cancelled");
+        fitColumns();
+        status_->setText("Checks cancelled; edit the scenario to run them again.");
+    }
+}
+
+std::vector<PropertyReport> PropertyPanel::reports() const {
+    std::vector<PropertyReport> out;
+    for (const auto& r : reports_)
+        if (r) out.push_back(*r);
+    return out;
+}
+
+const PropertyReport* PropertyPanel::report(const QString& name) const {
+    for (const auto& r : reports_)
+        if (r && QString::fromStdString(r->name) == name) return &*r;
+    return nullptr;
+}
+
+QString PropertyPanel::verdictText(const QString& name) const {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->text(Name) == name) {
+            const auto& r = reports_[std::size_t(i)];
+            return r ? QString(attnlab::verdictName(r->verdict))
+                     : tree_->topLevelItem(i)->text(VerdictCol);
+        }
+    return {};
+}
+
+void PropertyPanel::select(const QString& name) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->text(Name) == name)
+            tree_->setCurrentItem(tree_->topLevelItem(i));
+}
+
+void PropertyPanel::showSelected() {
+    QTreeWidgetItem* item = tree_->currentItem();
+    const int index = item ? tree_->indexOfTopLevelItem(item) : -1;
+    if (index < 0 || !reports_[std::size_t(index)]) {
+        details_->setHtml(item ? "<i>computing…</i>"
+                               : "<i>Select a property to see why it holds or fails.</i>");
+        emit witnessSelected({});
+        return;
+    }
+    const PropertyReport& r = *reports_[std::size_t(index)];
+    QString html = QString("<h3>%1 — <span style='color:%2'>%3</span></h3><p>%4</p>")
+                       .arg(htmlEscaped(r.name), verdictColour(r.verdict).name(),
+                            verdictLabel(r.verdict), htmlEscaped(r.explanation));
+    if (r.verdict != Verdict::NotApplicable)
+        html +=
+            QString("<p><b>max deviation</b> %1, <b>tolerance</b> %2 (%3)<br><small>%4</small></p>")
+                .arg(valueText(r.maxDeviation).toHtmlEscaped(),
+                     valueText(r.tolerance).toHtmlEscaped(), r.exact ? "exact" : "float",
+                     htmlEscaped(r.toleranceRule));
+    if (!r.checked.empty())
+        html += "<p><b>checked</b> <code>" + htmlEscaped(r.checked.dump()) + "</code></p>";
+    const bool useShrunk = shrink_->isChecked() && !r.shrunkWitness.is_null();
+    const nlohmann::json& w = useShrunk ? r.shrunkWitness : r.witness;
+    if (!w.is_null())
+        html += QString("<p><b>%1</b><pre style=\"white-space: pre-wrap\">%2</pre></p>")
+                    .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w.dump(1)));
+    shrink_->setEnabled(!r.shrunkWitness.is_null());
+    details_->setHtml(html);
+    emit witnessSelected(attnlab::witnessCells(r, useShrunk));
+}

@@ -1,0 +1,65 @@
+// The right-hand panel: a live verdict per property (holds / fails / not applicable, deviation,
+// tolerance, exact or float) filled in as the worker finishes each one, with progress and a
+// cancel button. Selecting a row shows its explanation and witness and asks the views to outline
+// the witness cells; "smallest witness" switches to the shrunk form.
+#pragma once
+
+#include "core/checks/property_report.h"
+#include "core/checks/witness_cells.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTextBrowser;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+class PropertyPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PropertyPanel(QWidget* parent = nullptr);
+
+    /// New rows for `names`; those in `deferred` are not run until "Run all" is pressed.
+    void start(const QStringList& names, const QStringList& deferred = {});
+    void setReport(int index, const attnlab::PropertyReport& report);
+    void setFailed(int index, const QString& message);
+    void finish(bool cancelled);
+
+    /// The reports received so far, in panel order.
+    std::vector<attnlab::PropertyReport> reports() const;
+    const attnlab::PropertyReport* report(const QString& name) const;
+    /// Verdict text of the row called `name` ("holds", "fails", "not applicable", "computing…").
+    QString verdictText(const QString& name) const;
+    /// Selects the row of `name` (as a click does).
+    void select(const QString& name);
+    QTreeWidget* tree() const { return tree_; }
+    QCheckBox* shrinkBox() const { return shrink_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* runAllButton() const { return runAll_; }
+
+signals:
+    void witnessSelected(const std::vector<attnlab::WitnessCell>& cells);
+    void cancelRequested();
+    void runAllRequested();
+
+private:
+    void showSelected();
+    void advanceProgress();
+    /// Fits the columns to their texts: all of them, or those `changed` outgrew.
+    void fitColumns(const QTreeWidgetItem* changed = nullptr);
+
+    QTreeWidget* tree_;
+    QTextBrowser* details_;
+    QCheckBox* shrink_;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    QPushButton* runAll_;
+    QLabel* status_;
+    std::vector<std::optional<attnlab::PropertyReport>> reports_;
+};

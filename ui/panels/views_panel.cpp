@@ -1,0 +1,240 @@
+// Side-by-side heatmaps of one layer and head.
+#include "ui/panels/views_panel.h"
+
+#include "ui/views/heatmap_view.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+using attnlab::ViewMatrix;
+using attnlab::WitnessCell;
+
+namespace {
+
+const char* const kRowNames[] = {"scores S", "weights A", "output"};
+
+/// A report's 0/1 rows (details.dependency_map, details.bound_map) as a matrix; anything else
+/// (a report of another shape) gives an empty matrix rather than a wrong picture.
+ViewMatrix boolRowsView(const nlohmann::json& rows) {
+    ViewMatrix v;
+    if (!rows.is_array() || rows.empty() || !rows[0].is_array()) return v;
+    const std::size_t cols = rows[0].size();
+    v.values.resize(Eigen::Index(rows.size()), Eigen::Index(cols));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!rows[i].is_array() || rows[i].size() != cols) return {};
+        for (std::size_t j = 0; j < cols; ++j) {
+            const nlohmann::json& e = rows[i][j];
+            if (!e.is_number() && !e.is_boolean()) return {};
+            v.values(Eigen::Index(i), Eigen::Index(j)) =
+                e.is_boolean() ? double(e.get<bool>()) : e.get<double>();
+        }
+    }
+    return v;
+}
+
+} // namespace
+
+ViewsPanel::ViewsPanel(QWidget* parent)
+    : QWidget(parent),
+      dependency_(new HeatmapView("measured dependency", HeatmapView::Scale::Sequential)),
+      bound_(new HeatmapView("bound implied by the masks", HeatmapView::Scale::Sequential)),
+      dependencySummary_(new QLabel), tabs_(new QTabWidget), layer_(new QComboBox),
+      head_(new QComboBox), summary_(new QLabel), warnings_(new QLabel) {
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel("Layer"));
+    bar->addWidget(layer_);
+    bar->addWidget(new QLabel("Head"));
+    bar->addWidget(head_);
+    bar->addSpacing(12);
+    bar->addWidget(summary_, 1);
+
+    auto* maps = new QWidget;
+    auto* grid = new QGridLayout(maps);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(2);
+    for (int r = 0; r < RowCount; ++r)
+        for (int c = 0; c < ColumnCount; ++c) {
+            const auto scale =
+                c == Difference ? HeatmapView::Scale::Diverging : HeatmapView::Scale::Sequential;
+            views_[r][c] = new HeatmapView(kRowNames[r], scale);
+            views_[r][c]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+            grid->addWidget(views_[r][c], r, c);
+        }
+    for (int i = 0; i < 3; ++i) {
+        grid->setColumnStretch(i, 1);
+        grid->setRowStretch(i, 1);
+    }
+
+    auto* dep = new QWidget;
+    auto* depLayout = new QGridLayout(dep);
+    depLayout->addWidget(dependency_, 0, 0);
+    depLayout->addWidget(bound_, 0, 1);
+    dependencySummary_->setWordWrap(true);
+    depLayout->addWidget(dependencySummary_, 1, 0, 1, 2);
+    depLayout->setRowStretch(0, 1);
+
+    tabs_->addTab(maps, "Side by side");
+    tabs_->addTab(dep, "Dependencies");
+    warnings_->setWordWrap(true);
+    warnings_->setStyleSheet("color: #b35806;");
+    warnings_->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(bar);
+    layout->addWidget(warnings_);
+    layout->addWidget(tabs_, 1);
+    setDependencyReport(nullptr);
+
+    connect(layer_, &QComboBox::currentIndexChanged, this, [this](int l) {
+        redraw();
+        emit layerChanged(l);
+    });
+    connect(head_, &QComboBox::currentIndexChanged, this, &ViewsPanel::redraw);
+}
+
+int ViewsPanel::layer() const {
+    return std::max(0, layer_->currentIndex());
+}
+int ViewsPanel::head() const {
+    return std::max(0, head_->currentIndex());
+}
+
+void ViewsPanel::setLayer(int layer) {
+    if (layer >= 0 && layer < layer_->count()) layer_->setCurrentIndex(layer);
+}
+
+QList<HeatmapView*> ViewsPanel::allViews() const {
+    QList<HeatmapView*> all;
+    for (const auto& row : views_)
+        for (HeatmapView* v : row)
+            all << v;
+    return all << dependency_ << bound_;
+}
+
+void ViewsPanel::setViews(std::shared_ptr<const attnlab::SideBySide> views) {
+    sides_ = std::move(views);
+    witness_.clear();
+    const QSignalBlocker blockLayer(layer_);
+    const int layers = int(sides_->original.layers.size());
+    const int keep = std::min(layer(), layers - 1);
+    layer_->clear();
+    for (int l = 0; l < layers; ++l)
+        layer_->addItem(QString::number(l));
+    layer_->setCurrentIndex(keep);
+    // Results that arrive together (rapid edits) are drawn once, on the next turn of the loop.
+    if (!redrawPending_) {
+        redrawPending_ = true;
+        QTimer::singleShot(0, this, [this] {
+            redrawPending_ = false;
+            redraw();
+        });
+    }
+}
+
+void ViewsPanel::redraw() {
+    if (!sides_) return;
+    const attnlab::SideBySide& s = *sides_;
+    const std::size_t l = std::size_t(layer());
+    const int heads = int(s.original.layers[l].heads.size());
+    {
+        const QSignalBlocker blockHead(head_);
+        const int keep = std::min(head(), heads - 1);
+        if (head_->count() != heads) {
+            head_->clear();
+            for (int h = 0; h < heads; ++h)
+                head_->addItem(QString::number(h));
+        }
+        head_->setCurrentIndex(keep);
+    }
+    const std::size_t h = std::size_t(head());
+    const QString columnTitles[] = {"f(X)", QString::fromStdString(s.transformedLabel),
+                                    QString::fromStdString(s.differenceLabel)};
+    const attnlab::SideView* sides[] = {&s.original, &s.transformed, &s.difference};
+    const bool last = l + 1 == s.original.layers.size();
+    for (int c = 0; c < ColumnCount; ++c) {
+        const attnlab::LayerView& lv = sides[c]->layers[l];
+        views_[Scores][c]->setTitle("S  " + columnTitles[c]);
+        views_[Scores][c]->setMatrix(lv.heads[h].scores);
+        views_[Weights][c]->setTitle("A  " + columnTitles[c]);
+        views_[Weights][c]->setMatrix(lv.heads[h].weights);
+        views_[Output][c]->setTitle((last ? "output  " : "layer output  ") + columnTitles[c]);
+        views_[Output][c]->setMatrix(lv.output);
+        if (c != Difference && l < s.masks.size()) views_[Weights][c]->setMaskOverlay(s.masks[l]);
+    }
+    const QString transform = QString::fromStdString(s.transformText);
+    summary_->setText(
+        QString("%1 · largest |%2| = %3 (%4 on %5) · masked keys greyed in A")
+            .arg(fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
+                 QString::fromStdString(s.differenceLabel),
+                 QString::fromStdString(s.largestDifference),
+                 QString::fromStdString(std::string(attnlab::precisionName(s.precision))),
+                 QString::fromStdString(s.backend.value("backend", std::string("cpu")))));
+    summary_->setToolTip(transform);
+    QStringList warnings;
+    for (const auto& w : s.warnings)
+        warnings << QString::fromStdString(w);
+    warnings_->setText(warnings.join("\n"));
+    warnings_->setVisible(!warnings.isEmpty());
+
+    // Witness outlines for this layer and head.
+    const int layerCount = int(s.original.layers.size());
+    for (int r = 0; r < RowCount; ++r) {
+        QList<QPoint> cells;
+        for (const WitnessCell& w : witness_) {
+            const int wl = w.layer < 0 ? layerCount - 1 : w.layer;
+            const bool mapMatches = (r == Output && w.map == WitnessCell::Map::Output) ||
+                                    (r == Weights && w.map == WitnessCell::Map::Weights) ||
+                                    (r == Scores && w.map == WitnessCell::Map::Scores);
+            if (mapMatches && wl == int(l) && (w.head < 0 || w.head == int(h)))
+                cells << QPoint(w.row, w.column);
+        }
+        for (int c = 0; c < ColumnCount; ++c)
+            views_[r][c]->setHighlights(cells);
+    }
+    QList<QPoint> depCells;
+    for (const WitnessCell& w : witness_)
+        if (w.map == WitnessCell::Map::Dependency) depCells << QPoint(w.row, w.column);
+    dependency_->setHighlights(depCells);
+}
+
+void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells) {
+    witness_ = cells;
+    if (sides_ && !cells.empty()) {
+        const WitnessCell& w = cells.front();
+        if (w.map == WitnessCell::Map::Dependency) {
+            tabs_->setCurrentIndex(1);
+        } else {
+            tabs_->setCurrentIndex(0);
+            const int layers = int(sides_->original.layers.size());
+            const QSignalBlocker block(layer_);
+            layer_->setCurrentIndex(w.layer < 0 ? layers - 1 : w.layer);
+            if (w.head >= 0) {
+                redraw();
+                const QSignalBlocker blockHead(head_);
+                head_->setCurrentIndex(w.head);
+            }
+        }
+    }
+    redraw();
+}
+
+void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
+    if (!report || !report->details.contains("dependency_map")) {
+        dependency_->setMatrix({}, "run the locality check to measure dependencies");
+        bound_->setMatrix({});
+        dependencySummary_->setText("The locality check perturbs each input token and records "
+                                    "which outputs change; it appears here once it has run (as "
+                                    "does the map a failing causality check measures).");
+        return;
+    }
+    dependency_->setMatrix(boolRowsView(report->details["dependency_map"]));
+    bound_->setMatrix(boolRowsView(report->details.value("bound_map", nlohmann::json())));
+    dependencySummary_->setText(QString::fromStdString(report->explanation));
+}

@@ -1,0 +1,61 @@
+// The centre of the window: for the chosen layer and head, the scores, weights and output of the
+// original input, of the transformed input, and their difference, side by side (3 x 3 heatmaps),
+// the mask over the weights, and a second page with the measured dependency map next to the bound
+// the masks imply. Witness cells of a failing property are outlined.
+#pragma once
+
+#include "core/checks/property_report.h"
+#include "core/checks/witness_cells.h"
+#include "core/explore/side_by_side.h"
+
+#include <QWidget>
+
+#include <array>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class HeatmapView;
+
+class ViewsPanel : public QWidget {
+    Q_OBJECT
+public:
+    enum Row { Scores, Weights, Output, RowCount };
+    enum Column { Original, Transformed, Difference, ColumnCount };
+
+    explicit ViewsPanel(QWidget* parent = nullptr);
+
+    void setViews(std::shared_ptr<const attnlab::SideBySide> views);
+    /// Shows the dependency and bound maps of a locality or causality report (null clears).
+    void setDependencyReport(const attnlab::PropertyReport* report);
+    /// Outlines these witness cells, switching layer and head to where they are.
+    void showWitness(const std::vector<attnlab::WitnessCell>& cells);
+
+    void setLayer(int layer);
+    int layer() const;
+    int head() const;
+    HeatmapView* view(Row row, Column column) const { return views_[row][column]; }
+    /// Every heatmap, maps first, for export.
+    QList<HeatmapView*> allViews() const;
+    const attnlab::SideBySide* current() const { return sides_.get(); }
+
+signals:
+    void layerChanged(int layer);
+
+private:
+    void redraw();
+
+    std::shared_ptr<const attnlab::SideBySide> sides_;
+    std::array<std::array<HeatmapView*, ColumnCount>, RowCount> views_{};
+    HeatmapView* dependency_;
+    HeatmapView* bound_;
+    QLabel* dependencySummary_;
+    QTabWidget* tabs_;
+    QComboBox* layer_;
+    QComboBox* head_;
+    QLabel* summary_;
+    QLabel* warnings_;
+    std::vector<attnlab::WitnessCell> witness_;
+    bool redrawPending_ = false;
+};

@@ -1,0 +1,273 @@
+// Drawing a ViewMatrix with QCustomPlot.
+#include "ui/views/heatmap_view.h"
+
+#include "core/backend/cpu/pooled_map.h"
+#include "ui/views/color_maps.h"
+
+#include <QEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+namespace {
+
+/// How many entries of an axis of `cells` entries one of at most `limit` drawn cells covers.
+int blockFor(Eigen::Index cells, int limit) {
+    return int((cells + limit - 1) / limit);
+}
+
+/// Cell centres of a pooled axis: cell j stands for tokens [j·block, (j+1)·block).
+QCPRange centres(Eigen::Index cells, int block) {
+    const double half = (block - 1) / 2.0;
+    return {half, double(cells - 1) * block + half};
+}
+
+} // namespace
+
+HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), scale_(scale) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    setMinimumSize(180, 160);
+
+    plot_->plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(plot_, title, QFont(font().family(), 9, QFont::Bold));
+    plot_->plotLayout()->addElement(0, 0, title_);
+
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setInterpolate(false);
+    map_->setTightBoundary(false);
+    overlay_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    overlay_->setInterpolate(false);
+    overlay_->setGradient(maskOverlayGradient());
+    overlay_->setDataRange(QCPRange(0, 1));
+    overlay_->setVisible(false);
+
+    colorScale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(1, 1, colorScale_);
+    colorScale_->setType(QCPAxis::atRight);
+    colorScale_->setBarWidth(8);
+    map_->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
+    colorScale_->setGradient(scale == Scale::Sequential ? viridisGradient() : divergingGradient());
+    auto* margins = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    colorScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+
+    plot_->yAxis->setRangeReversed(true);
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->grid()->setVisible(false);
+        axis->setTickLabelFont(QFont(font().family(), 7));
+    }
+    plot_->xAxis->setLabel("key / column");
+    plot_->yAxis->setLabel("query / row");
+    plot_->xAxis->setLabelFont(QFont(font().family(), 7));
+    plot_->yAxis->setLabelFont(QFont(font().family(), 7));
+    plot_->setNotAntialiasedElements(QCP::aeAll); // cells and axes are axis-aligned: no need
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
+    // Laid out at a new size (shown, resized): pool again if that changes how many cells fit.
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        if (matrix_.values.size() > 0 && pixelBlocks() != displayBlock_) fillCells();
+    });
+    applyPalette();
+    setMatrix({});
+}
+
+void HeatmapView::setTitle(const QString& title) {
+    title_->setText(title);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString HeatmapView::title() const {
+    return title_->text();
+}
+
+void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText) {
+    // An edit often leaves a view as it was (a difference that stays zero, a layer the edit
+    // did not reach): nothing to colour or draw again.
+    if (matrix.values.size() > 0 && matrix == matrix_) return;
+    matrix_ = matrix;
+    const auto& v = matrix_.values;
+    if (v.size() == 0) {
+        map_->data()->setSize(0, 0);
+        map_->setVisible(false);
+        overlay_->setVisible(false);
+        plot_->xAxis->setRange(0, 1);
+        plot_->yAxis->setRange(0, 1);
+        plot_->xAxis->setLabel(emptyText.isEmpty() ? QStringLiteral("key / column") : emptyText);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    plot_->xAxis->setLabel("key / column");
+    map_->setVisible(true);
+    const double lo = v.minCoeff(), hi = v.maxCoeff();
+    if (scale_ == Scale::Diverging) {
+        const double m = std::max(std::abs(lo), std::abs(hi));
+        map_->setDataRange(m > 0 ? QCPRange(-m, m) : QCPRange(-1, 1));
+    } else {
+        map_->setDataRange(hi > lo ? QCPRange(lo, hi) : QCPRange(lo - 0.5, lo + 0.5));
+    }
+    const double width = double(v.cols()) * matrix_.colBlock;
+    const double height = double(v.rows()) * matrix_.rowBlock;
+    plot_->xAxis->setRange(-0.5, width - 0.5);
+    plot_->yAxis->setRange(-0.5, height - 0.5);
+    // Every token index for small inputs; a few round indices for large ones.
+    for (auto [axis, extent] : {std::pair{plot_->xAxis, width}, std::pair{plot_->yAxis, height}}) {
+        if (extent <= 16) {
+            auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
+            fixed->setTickStep(1);
+            axis->setTicker(fixed);
+        } else {
+            auto automatic = QSharedPointer<QCPAxisTicker>::create();
+            automatic->setTickCount(4);
+            axis->setTicker(automatic);
+        }
+    }
+    mask_ = {}; // a new matrix drops the old overlay (setMaskOverlay gives the new one)
+    overlay_->setVisible(false);
+    fillMap();
+    redrawHighlights();
+}
+
+void HeatmapView::setMaskOverlay(const attnlab::BoolMatrix& mask) {
+    const auto& v = matrix_.values;
+    const bool fits =
+        mask.size() > 0 && !matrix_.pooled() && mask.rows() == v.rows() && mask.cols() == v.cols();
+    if (fits && mask_.rows() == mask.rows() && mask_.cols() == mask.cols() && (mask_ == mask).all())
+        return; // the overlay shown already
+    mask_ = fits ? mask : attnlab::BoolMatrix();
+    overlay_->setVisible(fits);
+    fillOverlay();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::pair<int, int> HeatmapView::pixelCells() const {
+    const QRect area = plot_->axisRect()->rect();
+    return {std::max(area.height(), 16), std::max(area.width(), 16)};
+}
+
+namespace {
+
+/// Fills a colour map's cells with `values`, each cell standing for block x block tokens.
+void fill(QCPColorMap* map, const Eigen::MatrixXd& values, int rowBlock, int colBlock) {
+    auto* data = map->data();
+    data->setSize(int(values.cols()), int(values.rows()));
+    data->setRange(centres(values.cols(), colBlock), centres(values.rows(), rowBlock));
+    for (Eigen::Index i = 0; i < values.rows(); ++i)
+        for (Eigen::Index j = 0; j < values.cols(); ++j)
+            data->setCell(int(j), int(i), values(i, j));
+}
+
+} // namespace
+
+std::pair<int, int> HeatmapView::pixelBlocks() const {
+    const auto [maxRows, maxCols] = pixelCells();
+    return {blockFor(matrix_.values.rows(), maxRows), blockFor(matrix_.values.cols(), maxCols)};
+}
+
+void HeatmapView::fillCells() {
+    fillMap();
+    fillOverlay();
+}
+
+void HeatmapView::fillMap() {
+    const auto& v = matrix_.values;
+    if (v.size() == 0) return;
+    // At most one cell per pixel of the plot: drawing more would drop rows and columns when the
+    // image is scaled down (a one-token band of a 2048² map vanishes), so they are max-pooled
+    // here, keeping peaks of either sign, as the core pools maps above its view limit.
+    const auto [maxRows, maxCols] = pixelCells();
+    displayBlock_ = pixelBlocks();
+    const auto [bh, bw] = displayBlock_;
+    fill(map_,
+         bh > 1 || bw > 1 ? attnlab::kernels::maxPool<double>(v, maxRows, maxCols,
+                                                              attnlab::kernels::PoolBy::Magnitude)
+                          : v,
+         matrix_.rowBlock * bh, matrix_.colBlock * bw);
+}
+
+void HeatmapView::fillOverlay() {
+    if (mask_.size() == 0) return;
+    // At the map's cells; grey where every key of a cell is masked: 1 - max(allowed).
+    const auto [maxRows, maxCols] = pixelCells();
+    const auto [bh, bw] = displayBlock_;
+    const Eigen::MatrixXd allowed = mask_.cast<double>();
+    fill(overlay_,
+         Eigen::MatrixXd(1.0 - (bh > 1 || bw > 1
+                                    ? attnlab::kernels::maxPool<double>(allowed, maxRows, maxCols)
+                                    : allowed)
+                                   .array()),
+         bh, bw);
+}
+
+void HeatmapView::setHighlights(const QList<QPoint>& cells) {
+    highlights_ = cells;
+    redrawHighlights();
+}
+
+void HeatmapView::redrawHighlights() {
+    for (int i = plot_->itemCount() - 1; i >= 0; --i)
+        plot_->removeItem(i);
+    if (matrix_.values.size() > 0) {
+        const QColor outline = palette().color(QPalette::Highlight);
+        for (const QPoint& cell : highlights_) {
+            const int r = cell.x() / matrix_.rowBlock * matrix_.rowBlock;
+            const int c = cell.y() / matrix_.colBlock * matrix_.colBlock;
+            auto* rect = new QCPItemRect(plot_);
+            rect->topLeft->setCoords(c - 0.5, r - 0.5);
+            rect->bottomRight->setCoords(c + matrix_.colBlock - 0.5, r + matrix_.rowBlock - 0.5);
+            rect->setPen(QPen(QColor(230, 0, 60), 2.5));
+            rect->setBrush(Qt::NoBrush);
+            rect->setSelectedPen(QPen(outline, 2.5));
+        }
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString HeatmapView::cellText(int row, int column) const {
+    const auto& v = matrix_.values;
+    const int i = row / matrix_.rowBlock, j = column / matrix_.colBlock;
+    if (row < 0 || column < 0 || i >= v.rows() || j >= v.cols()) return {};
+    const QString value = QString::fromStdString(matrix_.text(i, j));
+    if (!matrix_.pooled()) return QString("[%1, %2] = %3").arg(row).arg(column).arg(value);
+    return QString("rows %1–%2, columns %3–%4: largest |value| %5")
+        .arg(i * matrix_.rowBlock)
+        .arg((i + 1) * matrix_.rowBlock - 1)
+        .arg(j * matrix_.colBlock)
+        .arg((j + 1) * matrix_.colBlock - 1)
+        .arg(value);
+}
+
+void HeatmapView::showTooltip(QMouseEvent* event) {
+    if (matrix_.values.size() == 0) return;
+    const double x = plot_->xAxis->pixelToCoord(event->pos().x());
+    const double y = plot_->yAxis->pixelToCoord(event->pos().y());
+    const QString text = cellText(int(std::floor(y + 0.5)), int(std::floor(x + 0.5)));
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+}
+
+void HeatmapView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) applyPalette();
+    QWidget::changeEvent(event);
+}
+
+void HeatmapView::applyPalette() {
+    const QPalette p = palette();
+    const QColor text = p.color(QPalette::WindowText);
+    plot_->setBackground(p.color(QPalette::Window));
+    plot_->axisRect()->setBackground(p.color(QPalette::Base));
+    title_->setTextColor(text);
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}

@@ -1,0 +1,67 @@
+// One matrix drawn as a heatmap with QCustomPlot: crisp cells (no interpolation), a colour scale
+// with its legend, token indices on the axes (row 0 at the top), the exact value in a tooltip,
+// an optional overlay that greys out masked cells, and witness cells outlined. Pooled matrices
+// (large n) are drawn at their block resolution with axes still in token indices, and a matrix
+// with more cells than the plot has pixels is max-pooled further to the pixels it is drawn on.
+#pragma once
+
+#include "core/explore/side_by_side.h"
+
+#include <QPoint>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QCPTextElement;
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    enum class Scale { Sequential, Diverging };
+
+    explicit HeatmapView(const QString& title, Scale scale, QWidget* parent = nullptr);
+
+    /// Draws `matrix` (an empty matrix clears the view and shows `emptyText`).
+    void setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText = QString());
+    /// Greys out the cells where `mask` is false; an empty mask removes the overlay.
+    void setMaskOverlay(const attnlab::BoolMatrix& mask);
+    /// Outlines these (row, column) cells in token indices; empty removes the outlines.
+    void setHighlights(const QList<QPoint>& rowColumnCells);
+    void setTitle(const QString& title);
+
+    const attnlab::ViewMatrix& matrix() const { return matrix_; }
+    QString title() const;
+    int highlightCount() const { return highlights_.size(); }
+    /// The tooltip text for the cell under token coordinates (row, column).
+    QString cellText(int row, int column) const;
+    QCustomPlot* plot() const { return plot_; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    /// Fills the colour map (and the mask overlay) from matrix_, pooled to the plot's pixels.
+    void fillCells();
+    void fillMap();
+    /// The overlay at the map's cells (fillMap first).
+    void fillOverlay();
+    /// How many cells fit the plot: its pixel rows and columns (at least 16 each).
+    std::pair<int, int> pixelCells() const;
+    /// How many rows and columns of matrix_ one drawn cell covers at that size.
+    std::pair<int, int> pixelBlocks() const;
+    void showTooltip(QMouseEvent* event);
+    void applyPalette();
+    void redrawHighlights();
+
+    QCustomPlot* plot_;
+    QCPColorMap* map_;
+    QCPColorMap* overlay_;
+    QCPColorScale* colorScale_;
+    QCPTextElement* title_;
+    Scale scale_;
+    attnlab::ViewMatrix matrix_;
+    attnlab::BoolMatrix mask_;               // the overlay's source (empty: none)
+    std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
+    QList<QPoint> highlights_;
+};

@@ -1,0 +1,67 @@
+// Heatmap and matrix export.
+#include "ui/views/view_export.h"
+
+#include "core/io/npy.h"
+#include "core/io/table_text.h"
+#include "ui/views/heatmap_view.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <qcustomplot.h>
+
+#include <stdexcept>
+
+namespace {
+
+void fail(const QString& path, const QString& why) {
+    throw std::runtime_error((path + ": " + why).toStdString());
+}
+
+} // namespace
+
+void exportHeatmap(HeatmapView* view, const QString& path, int width, int height) {
+    QCustomPlot* plot = view->plot();
+    bool ok = false;
+    if (path.endsWith(".png", Qt::CaseInsensitive)) {
+        ok = plot->savePng(path, width, height, 2.0);
+    } else if (path.endsWith(".pdf", Qt::CaseInsensitive)) {
+        ok = plot->savePdf(path, width, height);
+    } else if (path.endsWith(".svg", Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(QSize(width, height));
+        svg.setViewBox(QRect(0, 0, width, height));
+        svg.setTitle(view->title());
+        QCPPainter painter;
+        ok = painter.begin(&svg);
+        if (ok) {
+            plot->toPainter(&painter, width, height);
+            painter.end();
+            ok = QFile(path).size() > 0;
+        }
+    } else {
+        fail(path, "unknown image format (use .png, .svg or .pdf)");
+    }
+    if (!ok) fail(path, "could not be written");
+}
+
+void exportMatrix(const attnlab::ViewMatrix& matrix, const QString& path) {
+    if (path.endsWith(".npy", Qt::CaseInsensitive)) {
+        attnlab::writeNpy(path.toStdString(), matrix.values);
+        return;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
+    const std::string text = attnlab::tableText(matrix.values);
+    file.write(text.data(), qint64(text.size()));
+    if (!file.commit()) fail(path, file.errorString());
+}
+
+QString fileStem(const QString& title) {
+    QString stem = title;
+    stem.replace(QRegularExpression("[^A-Za-z0-9]+"), "_");
+    return stem.remove(QRegularExpression("^_+|_+$"));
+}

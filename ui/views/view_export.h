@@ -1,0 +1,16 @@
+// Exporting what the explorer shows: heatmaps as PNG, SVG or PDF (by the file's suffix) and the
+// matrices behind them as CSV or NPY. Throws std::runtime_error naming the file when writing fails.
+#pragma once
+
+#include "core/explore/side_by_side.h"
+
+#include <QString>
+
+class HeatmapView;
+
+/// Writes one heatmap; the format follows the suffix (.png, .svg, .pdf).
+void exportHeatmap(HeatmapView* view, const QString& path, int width = 640, int height = 520);
+/// Writes the matrix a heatmap shows; .csv or .npy by suffix.
+void exportMatrix(const attnlab::ViewMatrix& matrix, const QString& path);
+/// A file-name-safe form of a view title: "weights A — f(X)" -> "weights_A_f_X".
+QString fileStem(const QString& title);
