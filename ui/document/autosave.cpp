@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QStandardPaths>
 
+namespace attnlab::ui {
+
 Autosave::Autosave(ScenarioDocument* document, const QString& directory, int intervalMs,
                    QObject* parent)
     : QObject(parent), document_(document), directory_(directory) {
@@ -50,3 +52,5 @@ bool Autosave::saveNow() {
 void Autosave::discard() {
     QFile::remove(filePath());
 }
+
+} // namespace attnlab::ui

@@ -3,6 +3,8 @@
 
 #include <QMetaObject>
 
+namespace attnlab::ui {
+
 ComputeService::ComputeService(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1); // one request at a time; superseded ones are skipped
     qRegisterMetaType<std::shared_ptr<const attnlab::SideBySide>>();
@@ -108,3 +110,5 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
         emit idle();
     });
 }
+
+} // namespace attnlab::ui

@@ -13,6 +13,8 @@
 #include <atomic>
 #include <memory>
 
+namespace attnlab::ui {
+
 class ComputeService : public QObject {
     Q_OBJECT
 public:
@@ -61,3 +63,5 @@ private:
     std::shared_ptr<const ExplorerState>
         last_; // the newest request's state, shared with its worker
 };
+
+} // namespace attnlab::ui

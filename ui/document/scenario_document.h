@@ -12,6 +12,8 @@
 
 #include <memory>
 
+namespace attnlab::ui {
+
 struct ExplorerState {
     attnlab::Scenario scenario;
     attnlab::Transform transform;
@@ -35,9 +37,12 @@ public:
     const attnlab::Transform& transform() const { return state_->transform; }
 
     /// Validates `next` and, when it differs, makes it current as one undoable step called
-    /// `what`. Returns false and emits `refused` with the reason when it is invalid.
-    bool edit(ExplorerState next, const QString& what);
-    bool editScenario(attnlab::Scenario next, const QString& what);
+    /// `what`. Returns false and emits `refused` with the reason when it is invalid. `field`
+    /// names the control the edit came from: consecutive edits of one field (a spin box stepped
+    /// or dragged) merge into one undo step; an empty field never merges.
+    bool edit(ExplorerState next, const QString& what, const QString& field = QString());
+    bool editScenario(attnlab::Scenario next, const QString& what,
+                      const QString& field = QString());
 
     /// Replaces everything (open, preset, new): clears the undo history.
     void reset(const attnlab::Scenario& scenario, const QString& filePath, bool modified = false);
@@ -65,3 +70,5 @@ private:
     QString filePath_;
     QUndoStack undo_;
 };
+
+} // namespace attnlab::ui

@@ -9,6 +9,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+namespace attnlab::ui {
+
 MatrixDialog::MatrixDialog(const QString& title, const attnlab::Matrix<attnlab::Rational>& values,
                            QWidget* parent)
     : QDialog(parent), model_(new TokenTableModel(this)), message_(new QLabel) {
@@ -43,3 +45,5 @@ MatrixDialog::MatrixDialog(const QString& title, const attnlab::Matrix<attnlab::
 const attnlab::Matrix<attnlab::Rational>& MatrixDialog::values() const {
     return model_->values();
 }
+
+} // namespace attnlab::ui

@@ -7,6 +7,9 @@
 #include <QDialog>
 
 class QLabel;
+
+namespace attnlab::ui {
+
 class TokenTableModel;
 
 class MatrixDialog : public QDialog {
@@ -22,3 +25,5 @@ private:
     TokenTableModel* model_;
     QLabel* message_;
 };
+
+} // namespace attnlab::ui

@@ -1,6 +1,8 @@
 // Token table adapter.
 #include "ui/editors/token_table_model.h"
 
+namespace attnlab::ui {
+
 void TokenTableModel::setValues(attnlab::Matrix<attnlab::Rational> values) {
     if (values.rows() == values_.rows() && values.cols() == values_.cols()) {
         values_ = std::move(values);
@@ -70,3 +72,5 @@ bool TokenTableModel::setData(const QModelIndex& index, const QVariant& value, i
         return false;
     }
 }
+
+} // namespace attnlab::ui

@@ -7,6 +7,8 @@
 
 #include <QAbstractTableModel>
 
+namespace attnlab::ui {
+
 class TokenTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -38,3 +40,5 @@ private:
     attnlab::Matrix<attnlab::Rational> values_;
     QString rowPrefix_ = "x", colPrefix_ = "d";
 };
+
+} // namespace attnlab::ui

@@ -11,6 +11,9 @@ class QLabel;
 class QSpinBox;
 class QComboBox;
 class QTableView;
+
+namespace attnlab::ui {
+
 class ScenarioDocument;
 class TokenTableModel;
 
@@ -45,3 +48,5 @@ private:
     QSpinBox* cols_;
     QSpinBox* seed_;
 };
+
+} // namespace attnlab::ui

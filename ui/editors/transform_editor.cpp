@@ -2,6 +2,7 @@
 #include "ui/editors/transform_editor.h"
 
 #include "ui/document/scenario_document.h"
+#include "ui/editors/enum_combo.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -18,6 +19,8 @@
 using attnlab::PermutationSpec;
 using attnlab::Transform;
 
+namespace attnlab::ui {
+
 TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), kind_(new QComboBox), pages_(new QStackedWidget),
       order_(new QListWidget), cycles_(new QLineEdit), swapA_(new QSpinBox), swapB_(new QSpinBox),
@@ -25,7 +28,11 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
       delta_(new QLineEdit), summary_(new QLabel) {
     kind_->setObjectName("transformKind");
     shift_->setObjectName("shift");
-    kind_->addItems({"permutation σ", "shift positions by c", "perturb one entry"});
+    // In the order of the pages below.
+    for (const auto& [name, kind] : {std::pair{"permutation σ", Transform::Kind::Permutation},
+                                     std::pair{"shift positions by c", Transform::Kind::Shift},
+                                     std::pair{"perturb one entry", Transform::Kind::Perturbation}})
+        addEnumItem(kind_, QString::fromUtf8(name), kind);
     summary_->setWordWrap(true);
 
     auto* perm = new QWidget;
@@ -79,7 +86,7 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
 
     connect(kind_, &QComboBox::activated, this, [this](int i) {
         ExplorerState next = document_->state();
-        next.transform.kind = Transform::Kind(i);
+        next.transform.kind = enumAt<Transform::Kind>(kind_, i);
         edit(next, "transformation: " + kind_->itemText(i));
     });
     connect(order_->model(), &QAbstractItemModel::rowsMoved, this, [this] {
@@ -107,9 +114,9 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     connect(shift_, &QSpinBox::valueChanged, this, [this](int c) {
         ExplorerState next = document_->state();
         next.transform.shift = c;
-        edit(next, QString("shift by %1").arg(c));
+        edit(next, QString("shift by %1").arg(c), "shift");
     });
-    auto perturb = [this] {
+    auto perturb = [this](const QString& field) {
         ExplorerState next = document_->state();
         next.transform.token = token_->value();
         next.transform.feature = feature_->value();
@@ -120,17 +127,17 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
             refresh();
             return;
         }
-        edit(next, "perturbation " + QString::fromStdString(next.transform.describe()));
+        edit(next, "perturbation " + QString::fromStdString(next.transform.describe()), field);
     };
-    connect(token_, &QSpinBox::valueChanged, this, perturb);
-    connect(feature_, &QSpinBox::valueChanged, this, perturb);
-    connect(delta_, &QLineEdit::editingFinished, this, perturb);
+    connect(token_, &QSpinBox::valueChanged, this, [perturb] { perturb("perturbed token"); });
+    connect(feature_, &QSpinBox::valueChanged, this, [perturb] { perturb("perturbed feature"); });
+    connect(delta_, &QLineEdit::editingFinished, this, [perturb] { perturb(QString()); });
     connect(document_, &ScenarioDocument::changed, this, &TransformEditor::refresh);
     refresh();
 }
 
-void TransformEditor::edit(const ExplorerState& next, const QString& what) {
-    if (!document_->edit(next, what)) refresh();
+void TransformEditor::edit(const ExplorerState& next, const QString& what, const QString& field) {
+    if (!document_->edit(next, what, field)) refresh();
 }
 
 void TransformEditor::setPermutation(const PermutationSpec& spec, const QString& what) {
@@ -166,8 +173,8 @@ void TransformEditor::refresh() {
         blockers.push_back(std::make_unique<QSignalBlocker>(w));
     blockers.push_back(std::make_unique<QSignalBlocker>(order_->model()));
 
-    kind_->setCurrentIndex(int(t.kind));
-    pages_->setCurrentIndex(int(t.kind));
+    selectEnum(kind_, t.kind);
+    pages_->setCurrentIndex(kind_->currentIndex());
     const attnlab::Permutation sigma = s.permutation.resolve(s.n());
     order_->clear();
     for (int i = 0; i < sigma.size(); ++i) {
@@ -188,3 +195,5 @@ void TransformEditor::refresh() {
                           ? QString("σ = %1").arg(QString::fromStdString(sigma.cycles()))
                           : QString::fromStdString(t.describe()));
 }
+
+} // namespace attnlab::ui

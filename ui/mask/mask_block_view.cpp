@@ -13,6 +13,8 @@
 using attnlab::TileMap;
 using attnlab::TileState;
 
+namespace attnlab::ui {
+
 // The n x n cells, each coloured by the state of the tile it falls in, with tile borders.
 class TileGridView : public CellGridView {
 public:
@@ -113,3 +115,5 @@ void MaskBlockView::refresh() {
             .arg(100.0 * map_.skippedFraction(), 0, 'f', 1)
             .arg(100.0 * map_.allowedFraction(), 0, 'f', 1));
 }
+
+} // namespace attnlab::ui

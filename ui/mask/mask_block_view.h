@@ -9,6 +9,9 @@
 
 class QLabel;
 class QSpinBox;
+
+namespace attnlab::ui {
+
 class TileGridView;
 
 class MaskBlockView : public QWidget {
@@ -31,3 +34,5 @@ private:
     attnlab::BoolMatrix mask_;
     attnlab::TileMap map_;
 };
+
+} // namespace attnlab::ui

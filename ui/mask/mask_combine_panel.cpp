@@ -7,6 +7,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+namespace attnlab::ui {
+
 MaskCombinePanel::MaskCombinePanel(QWidget* parent)
     : QGroupBox(tr("Combine with a second mask"), parent), operand_(new MaskKindForm(this)) {
     operand_->setObjectName("operand");
@@ -38,3 +40,5 @@ void MaskCombinePanel::setTokenCount(int n) {
 attnlab::MaskSpec MaskCombinePanel::operand() const {
     return operand_->spec();
 }
+
+} // namespace attnlab::ui

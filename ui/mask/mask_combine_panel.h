@@ -6,6 +6,8 @@
 
 #include <QGroupBox>
 
+namespace attnlab::ui {
+
 class MaskKindForm;
 
 class MaskCombinePanel : public QGroupBox {
@@ -25,3 +27,5 @@ signals:
 private:
     MaskKindForm* operand_;
 };
+
+} // namespace attnlab::ui

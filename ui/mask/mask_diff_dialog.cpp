@@ -16,6 +16,8 @@
 
 using namespace attnlab;
 
+namespace attnlab::ui {
+
 namespace {
 // Core text for a rich-text label ("s−3 < t ≤ s" must not open a tag).
 QString fromStd(const std::string& text) {
@@ -141,3 +143,5 @@ QString MaskDiffDialog::alignmentNote() const {
         .arg(d.both + d.onlyB)
         .arg(d.onlyB - d.onlyA);
 }
+
+} // namespace attnlab::ui

@@ -8,12 +8,15 @@
 
 #include <QDialog>
 
-class MaskDiffView;
-class MaskKindForm;
 class QComboBox;
 class QFormLayout;
 class QLabel;
 class QSpinBox;
+
+namespace attnlab::ui {
+
+class MaskDiffView;
+class MaskKindForm;
 
 class MaskDiffDialog : public QDialog {
     Q_OBJECT
@@ -45,3 +48,5 @@ private:
     int n_ = 0;
     attnlab::MaskDiff diff_;
 };
+
+} // namespace attnlab::ui

@@ -5,6 +5,8 @@
 
 using attnlab::DiffCell;
 
+namespace attnlab::ui {
+
 MaskDiffView::MaskDiffView(QWidget* parent) : CellGridView(parent) {}
 
 void MaskDiffView::setDiff(const attnlab::MaskDiff& diff) {
@@ -42,3 +44,5 @@ QString MaskDiffView::cellText(int s, int t) const {
     }
     return {};
 }
+
+} // namespace attnlab::ui

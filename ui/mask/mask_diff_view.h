@@ -5,6 +5,8 @@
 #include "core/spec/mask_diff.h"
 #include "ui/mask/cell_grid_view.h"
 
+namespace attnlab::ui {
+
 class MaskDiffView : public CellGridView {
     Q_OBJECT
 public:
@@ -16,3 +18,5 @@ protected:
     QBrush cellBrush(unsigned char category) const override;
     QString cellText(int s, int t) const override;
 };
+
+} // namespace attnlab::ui

@@ -20,6 +20,8 @@
 using attnlab::BoolMatrix;
 using attnlab::MaskSpec;
 
+namespace attnlab::ui {
+
 namespace {
 // At most this many row numbers are listed in the warning.
 constexpr std::size_t kListedRows = 12;
@@ -174,3 +176,5 @@ void MaskEditor::openDiff() {
     diff_->show();
     diff_->raise();
 }
+
+} // namespace attnlab::ui

@@ -7,12 +7,15 @@
 
 #include <QWidget>
 
+class QLabel;
+
+namespace attnlab::ui {
+
 class MaskBlockView;
 class MaskCombinePanel;
 class MaskDiffDialog;
 class MaskKindForm;
 class MaskPaintView;
-class QLabel;
 
 class MaskEditor : public QWidget {
     Q_OBJECT
@@ -53,3 +56,5 @@ private:
     attnlab::MaskSpec spec_;
     int n_ = 8;
 };
+
+} // namespace attnlab::ui

@@ -13,6 +13,8 @@
 
 using attnlab::MaskSpec;
 
+namespace attnlab::ui {
+
 namespace {
 struct KindEntry {
     MaskSpec::Kind kind;
@@ -212,3 +214,5 @@ void MaskKindForm::onKindChanged() {
 void MaskKindForm::onParameterChanged() {
     emit specEdited(spec());
 }
+
+} // namespace attnlab::ui

@@ -13,6 +13,8 @@ class QComboBox;
 class QLineEdit;
 class QSpinBox;
 
+namespace attnlab::ui {
+
 class MaskKindForm : public QWidget {
     Q_OBJECT
 public:
@@ -50,3 +52,5 @@ private:
     QLineEdit* sizes_;
     attnlab::MaskSpec kept_; // a custom or composite spec (or a global's such base), as given
 };
+
+} // namespace attnlab::ui

@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+namespace attnlab::ui {
+
 MaskPaintView::MaskPaintView(QWidget* parent) : CellGridView(parent) {
     setMouseTracking(false);
     setCursor(Qt::CrossCursor);
@@ -111,3 +113,5 @@ void MaskPaintView::mouseReleaseEvent(QMouseEvent* event) {
     last_ = {-1, -1};
     if (changed_) emit cellsPainted(cells_);
 }
+
+} // namespace attnlab::ui

@@ -6,6 +6,8 @@
 #include "core/base/scalar.h"
 #include "ui/mask/cell_grid_view.h"
 
+namespace attnlab::ui {
+
 class MaskPaintView : public CellGridView {
     Q_OBJECT
 public:
@@ -39,3 +41,5 @@ private:
     bool changed_ = false; // the current stroke changed a cell
     QPoint last_{-1, -1};  // the last cell the stroke touched
 };
+
+} // namespace attnlab::ui

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/explore/side_by_side.h"
+#include "core/io/color_maps.h"
 
 #include <QPoint>
 #include <QWidget>
@@ -15,10 +16,12 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPTextElement;
 
+namespace attnlab::ui {
+
 class HeatmapView : public QWidget {
     Q_OBJECT
 public:
-    enum class Scale { Sequential, Diverging };
+    using Scale = ColourScale;
 
     explicit HeatmapView(const QString& title, Scale scale, QWidget* parent = nullptr);
 
@@ -48,7 +51,7 @@ private:
     void fillOverlay();
     /// How many cells fit the plot: its pixel rows and columns (at least 16 each).
     std::pair<int, int> pixelCells() const;
-    /// How many rows and columns of matrix_ one drawn cell covers at that size.
+    /// How many rows and columns of matrix_ one drawn cell covers at that size (1 when it fits).
     std::pair<int, int> pixelBlocks() const;
     void showTooltip(QMouseEvent* event);
     void applyPalette();
@@ -65,3 +68,5 @@ private:
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
 };
+
+} // namespace attnlab::ui

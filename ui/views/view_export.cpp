@@ -14,6 +14,8 @@
 
 #include <stdexcept>
 
+namespace attnlab::ui {
+
 namespace {
 
 void fail(const QString& path, const QString& why) {
@@ -65,3 +67,5 @@ QString fileStem(const QString& title) {
     stem.replace(QRegularExpression("[^A-Za-z0-9]+"), "_");
     return stem.remove(QRegularExpression("^_+|_+$"));
 }
+
+} // namespace attnlab::ui

@@ -6,6 +6,8 @@
 
 #include <QString>
 
+namespace attnlab::ui {
+
 class HeatmapView;
 
 /// Writes one heatmap; the format follows the suffix (.png, .svg, .pdf).
@@ -14,3 +16,5 @@ void exportHeatmap(HeatmapView* view, const QString& path, int width = 640, int 
 void exportMatrix(const attnlab::ViewMatrix& matrix, const QString& path);
 /// A file-name-safe form of a view title: "weights A — f(X)" -> "weights_A_f_X".
 QString fileStem(const QString& title);
+
+} // namespace attnlab::ui
