@@ -39,7 +39,7 @@ bool Autosave::saveNow() {
     if (generation_ == savedGeneration_ && QFile::exists(filePath())) return false;
     try {
         QDir().mkpath(directory_);
-        attnlab::saveScenarioFile(document_->scenario(), filePath().toStdString());
+        saveScenarioFile(document_->scenario(), filePath().toStdString());
     } catch (const std::exception& e) {
         emit document_->refused(QString("autosave failed: %1").arg(e.what()));
         return false;

@@ -39,14 +39,14 @@ private:
 };
 
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent) {
-    state_ = std::make_shared<const ExplorerState>(ExplorerState{
-        attnlab::loadScenario(std::string("builtin:") + attnlab::kDefaultPreset), {}});
+    state_ = std::make_shared<const ExplorerState>(
+        ExplorerState{loadScenario(std::string("builtin:") + kDefaultPreset), {}});
 }
 
 bool ScenarioDocument::edit(ExplorerState next, const QString& what, const QString& field) {
     if (next == *state_) return true;
     try {
-        attnlab::validateExplorerInput(next.scenario, next.transform);
+        validateExplorerInput(next.scenario, next.transform);
     } catch (const std::exception& e) {
         emit refused(QString::fromStdString(e.what()));
         return false;
@@ -56,13 +56,11 @@ bool ScenarioDocument::edit(ExplorerState next, const QString& what, const QStri
     return true;
 }
 
-bool ScenarioDocument::editScenario(attnlab::Scenario next, const QString& what,
-                                    const QString& field) {
+bool ScenarioDocument::editScenario(Scenario next, const QString& what, const QString& field) {
     return edit({std::move(next), state_->transform}, what, field);
 }
 
-void ScenarioDocument::reset(const attnlab::Scenario& scenario, const QString& filePath,
-                             bool modified) {
+void ScenarioDocument::reset(const Scenario& scenario, const QString& filePath, bool modified) {
     undo_.clear();
     state_ = std::make_shared<const ExplorerState>(ExplorerState{scenario, {}});
     if (filePath_ != filePath) {
@@ -75,8 +73,8 @@ void ScenarioDocument::reset(const attnlab::Scenario& scenario, const QString& f
 
 bool ScenarioDocument::open(const QString& source) {
     try {
-        const attnlab::Scenario s = attnlab::loadScenario(source.toStdString());
-        attnlab::validateExplorerInput(s, {});
+        const Scenario s = loadScenario(source.toStdString());
+        validateExplorerInput(s, {});
         reset(s, source.startsWith("builtin:") ? QString() : source);
         return true;
     } catch (const std::exception& e) {
@@ -87,7 +85,7 @@ bool ScenarioDocument::open(const QString& source) {
 
 bool ScenarioDocument::saveAs(const QString& path) {
     try {
-        attnlab::saveScenarioFile(state_->scenario, path.toStdString());
+        saveScenarioFile(state_->scenario, path.toStdString());
     } catch (const std::exception& e) {
         emit refused(QString::fromStdString(e.what()));
         return false;

@@ -15,8 +15,8 @@
 namespace attnlab::ui {
 
 struct ExplorerState {
-    attnlab::Scenario scenario;
-    attnlab::Transform transform;
+    Scenario scenario;
+    Transform transform;
     /// Also compares the backend, which Scenario's == leaves out (it is not part of the file).
     bool operator==(const ExplorerState& o) const {
         return scenario == o.scenario && scenario.backend == o.scenario.backend &&
@@ -33,19 +33,18 @@ public:
     /// The current state itself, immutable: the undo history and the worker share it, so an
     /// edit copies the scenario (and its rational tokens) once.
     std::shared_ptr<const ExplorerState> sharedState() const { return state_; }
-    const attnlab::Scenario& scenario() const { return state_->scenario; }
-    const attnlab::Transform& transform() const { return state_->transform; }
+    const Scenario& scenario() const { return state_->scenario; }
+    const Transform& transform() const { return state_->transform; }
 
     /// Validates `next` and, when it differs, makes it current as one undoable step called
     /// `what`. Returns false and emits `refused` with the reason when it is invalid. `field`
     /// names the control the edit came from: consecutive edits of one field (a spin box stepped
     /// or dragged) merge into one undo step; an empty field never merges.
     bool edit(ExplorerState next, const QString& what, const QString& field = QString());
-    bool editScenario(attnlab::Scenario next, const QString& what,
-                      const QString& field = QString());
+    bool editScenario(Scenario next, const QString& what, const QString& field = QString());
 
     /// Replaces everything (open, preset, new): clears the undo history.
-    void reset(const attnlab::Scenario& scenario, const QString& filePath, bool modified = false);
+    void reset(const Scenario& scenario, const QString& filePath, bool modified = false);
     /// Reads a scenario file or "builtin:NAME"; on error emits `refused` and keeps the state.
     bool open(const QString& source);
     /// Writes atomically; on error emits `refused` and returns false.

@@ -21,20 +21,13 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-using attnlab::LayerSpec;
-using attnlab::MatrixSpec;
-using attnlab::MixerSpec;
-using attnlab::PositionalSpec;
-using attnlab::Scenario;
-
 namespace attnlab::ui {
 
 namespace {
 
 const char* const kWeightNames[] = {"Wq", "Wk", "Wv", "Wo", "W (relu pre-map)"};
-const attnlab::LayerWeight kWeights[] = {attnlab::LayerWeight::Wq, attnlab::LayerWeight::Wk,
-                                         attnlab::LayerWeight::Wv, attnlab::LayerWeight::Wo,
-                                         attnlab::LayerWeight::Ffn};
+const LayerWeight kWeights[] = {LayerWeight::Wq, LayerWeight::Wk, LayerWeight::Wv, LayerWeight::Wo,
+                                LayerWeight::Ffn};
 enum class WeightKind { Absent, Identity, Random, Values };
 
 /// The weight matrix `index` of a layer (0..2 always present, 3 = Wo and 4 = ffn optional).
@@ -98,18 +91,17 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     heads_->setObjectName("heads");
     layerCount_->setObjectName("layerCount");
     offset_->setObjectName("positionOffset");
-    for (const auto p :
-         {attnlab::Precision::Float32, attnlab::Precision::Float64, attnlab::Precision::Exact})
-        addEnumItem(precision_, QString::fromUtf8(attnlab::precisionName(p)), p);
+    for (const auto p : {Precision::Float32, Precision::Float64, Precision::Exact})
+        addEnumItem(precision_, QString::fromUtf8(precisionName(p)), p);
     backend_->setObjectName("backend");
     // Every choice, with what this build and machine have behind it; one not compiled in is
     // listed but disabled. What actually ran each layer is shown above the views.
-    for (const auto choice : {attnlab::BackendChoice::Auto, attnlab::BackendChoice::Cpu,
-                              attnlab::BackendChoice::OpenCl, attnlab::BackendChoice::Cuda}) {
-        const std::string name = attnlab::backendChoiceName(choice);
-        const attnlab::Backend* backend = attnlab::findBackend(name);
+    for (const auto choice :
+         {BackendChoice::Auto, BackendChoice::Cpu, BackendChoice::OpenCl, BackendChoice::Cuda}) {
+        const std::string name = backendChoiceName(choice);
+        const Backend* backend = findBackend(name);
         QString label = QString::fromStdString(name);
-        if (choice != attnlab::BackendChoice::Auto && !backend)
+        if (choice != BackendChoice::Auto && !backend)
             label += " (not built)";
         else if (backend && backend->devices().empty())
             label += " (no device)";
@@ -117,7 +109,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
         if (backend)
             backend_->setItemData(backend_->count() - 1, QString::fromStdString(backend->status()),
                                   Qt::ToolTipRole);
-        if (choice != attnlab::BackendChoice::Auto && !backend)
+        if (choice != BackendChoice::Auto && !backend)
             qobject_cast<QStandardItemModel*>(backend_->model())
                 ->item(backend_->count() - 1)
                 ->setEnabled(false);
@@ -133,14 +125,13 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
          {std::pair{"softmax", MKind::Softmax}, std::pair{"softmax_like", MKind::SoftmaxLike},
           std::pair{"raw", MKind::Raw}, std::pair{"ssm", MKind::Ssm}})
         addEnumItem(mixer_, name, kind);
-    ropeBase_->setPlaceholderText(QString::number(attnlab::kDefaultRopeBase));
+    ropeBase_->setPlaceholderText(QString::number(kDefaultRopeBase));
     scale_ = rationalField("scale", true, [](LayerSpec& l, const QString& t) {
-        l.mixer.scale =
-            t.isEmpty() ? std::nullopt : std::optional(attnlab::parseRational(t.toStdString()));
+        l.mixer.scale = t.isEmpty() ? std::nullopt : std::optional(parseRational(t.toStdString()));
     });
     scale_->setPlaceholderText("default");
     decay_ = rationalField("decay a", false, [](LayerSpec& l, const QString& t) {
-        l.mixer.a = attnlab::parseRational(t.toStdString());
+        l.mixer.a = parseRational(t.toStdString());
     });
 
     auto* global = new QFormLayout;
@@ -198,13 +189,13 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     layout->addStretch();
 
     connect(precision_, &QComboBox::activated, this, [this](int i) {
-        const auto precision = enumAt<attnlab::Precision>(precision_, i);
+        const auto precision = enumAt<Precision>(precision_, i);
         editScenario("set precision " + precision_->itemText(i),
                      [precision](Scenario& s) { s.precision = precision; });
     });
     connect(backend_, &QComboBox::activated, this, [this](int i) {
-        const auto choice = attnlab::BackendChoice(backend_->itemData(i).toInt());
-        editScenario("compute on " + QString::fromStdString(attnlab::backendChoiceName(choice)),
+        const auto choice = BackendChoice(backend_->itemData(i).toInt());
+        editScenario("compute on " + QString::fromStdString(backendChoiceName(choice)),
                      [choice](Scenario& s) { s.backend = choice; });
     });
     connect(positional_, &QComboBox::activated, this, [this](int i) {
@@ -224,15 +215,14 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     connect(ropeBase_, &QLineEdit::editingFinished, this, [this] {
         bool ok = false;
         const double base = ropeBase_->text().toDouble(&ok);
-        if (!ropeBase_->text().isEmpty() && (!ok || !attnlab::isValidRopeBase(base))) {
+        if (!ropeBase_->text().isEmpty() && (!ok || !isValidRopeBase(base))) {
             emit document_->refused("RoPE base: '" + ropeBase_->text() +
                                     "' is not a number above 1 — the previous value is kept");
             refresh();
             return;
         }
-        editScenario("RoPE base", [&](Scenario& s) {
-            s.model.positional.base = ok ? base : attnlab::kDefaultRopeBase;
-        });
+        editScenario("RoPE base",
+                     [&](Scenario& s) { s.model.positional.base = ok ? base : kDefaultRopeBase; });
     });
     connect(alibiCausal_, &QCheckBox::toggled, this, [this](bool on) {
         editScenario("ALiBi causal", [on](Scenario& s) { s.model.positional.causal = on; });
@@ -270,7 +260,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
         editLayer(
             "chunk", [c](LayerSpec& l) { l.mixer.chunk = c; }, "chunk");
     });
-    connect(mask_, &MaskEditor::maskEdited, this, [this](const attnlab::MaskSpec& m) {
+    connect(mask_, &MaskEditor::maskEdited, this, [this](const MaskSpec& m) {
         editLayer("mask " + QString::fromStdString(m.describe()),
                   [&](LayerSpec& l) { l.mask = m; });
     });
@@ -285,7 +275,7 @@ QLineEdit* ModelEditor::rationalField(const QString& what, bool optional,
     connect(field, &QLineEdit::editingFinished, this, [this, field, what, optional, set] {
         const QString text = field->text().trimmed();
         try {
-            if (!(optional && text.isEmpty())) attnlab::parseRational(text.toStdString());
+            if (!(optional && text.isEmpty())) parseRational(text.toStdString());
         } catch (const std::exception& e) {
             emit document_->refused(what + ": " + e.what() + " — the previous value is kept");
             refresh();
@@ -326,10 +316,10 @@ QWidget* ModelEditor::weightRow(int index) {
     auto apply = [this, index, name](const QString& field) {
         const WeightControls& w = weights_[index];
         const auto kind = enumAt<WeightKind>(w.kind, w.kind->currentIndex());
-        attnlab::Rational scale = 1;
+        Rational scale = 1;
         try {
             if (!w.scale->text().trimmed().isEmpty())
-                scale = attnlab::parseRational(w.scale->text().trimmed().toStdString());
+                scale = parseRational(w.scale->text().trimmed().toStdString());
         } catch (const std::exception& e) {
             emit document_->refused(name + " scale: " + e.what() + " — the previous value is kept");
             refresh();
@@ -359,10 +349,10 @@ QWidget* ModelEditor::weightRow(int index) {
 MatrixDialog* ModelEditor::editWeight(int index) {
     const Scenario& s = document_->scenario();
     const std::size_t layer = std::size_t(currentLayer());
-    std::optional<attnlab::Matrix<attnlab::Rational>> values;
+    std::optional<Matrix<Rational>> values;
     try {
         // The numbers the model computes with now, as exact values (floats by their decimals).
-        values = attnlab::weightValues(s, layer, kWeights[index]);
+        values = weightValues(s, layer, kWeights[index]);
     } catch (const std::exception& e) {
         emit document_->refused(e.what());
         return nullptr;
@@ -376,7 +366,7 @@ MatrixDialog* ModelEditor::editWeight(int index) {
                                     *values, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, index] {
-        const attnlab::Matrix<attnlab::Rational> edited = dialog->values();
+        const Matrix<Rational> edited = dialog->values();
         editLayer(QString("%1 values").arg(kWeightNames[index]),
                   [&](LayerSpec& l) { setWeight(l, index, MatrixSpec::given(edited)); });
     });
@@ -423,8 +413,7 @@ void ModelEditor::refresh() {
     const PositionalSpec& p = s.model.positional;
     selectEnum(positional_, p.kind);
     offset_->setValue(int(p.offset));
-    ropeBase_->setText(p.base == attnlab::kDefaultRopeBase ? QString()
-                                                           : QString::number(p.base, 'g', 17));
+    ropeBase_->setText(p.base == kDefaultRopeBase ? QString() : QString::number(p.base, 'g', 17));
     ropeBase_->setEnabled(p.kind == PositionalSpec::Kind::Rope);
     alibiCausal_->setChecked(p.causal);
     alibiCausal_->setEnabled(p.kind == PositionalSpec::Kind::Alibi);
@@ -442,11 +431,11 @@ void ModelEditor::refresh() {
     heads_->setValue(l.heads);
     residual_->setChecked(l.residual);
     selectEnum(mixer_, l.mixer.kind);
-    scale_->setText(l.mixer.scale ? QString::fromStdString(attnlab::rationalText(*l.mixer.scale))
+    scale_->setText(l.mixer.scale ? QString::fromStdString(rationalText(*l.mixer.scale))
                                   : QString());
     tile_->setValue(l.mixer.tile);
     const bool ssm = l.mixer.kind == MixerSpec::Kind::Ssm;
-    decay_->setText(QString::fromStdString(attnlab::rationalText(l.mixer.a)));
+    decay_->setText(QString::fromStdString(rationalText(l.mixer.a)));
     for (QWidget* w : std::initializer_list<QWidget*>{decay_, bidirectional_, chunk_})
         w->setEnabled(ssm);
     scale_->setEnabled(!ssm);
@@ -465,9 +454,8 @@ void ModelEditor::refresh() {
         c.scale->setEnabled(kind == WeightKind::Random);
         if (kind == WeightKind::Random) {
             c.seed->setValue(int(m->seed));
-            c.scale->setText(m->scale == 1
-                                 ? QString()
-                                 : QString::fromStdString(attnlab::rationalText(m->scale)));
+            c.scale->setText(m->scale == 1 ? QString()
+                                           : QString::fromStdString(rationalText(m->scale)));
         }
         if (kind == WeightKind::Values)
             c.kind->setToolTip(

@@ -44,14 +44,14 @@ private:
     void refresh();
     /// Applies `change` to a copy of the scenario and sends it as the edit `what` of `field`
     /// (ScenarioDocument::edit: consecutive edits of one field are one undo step).
-    void editScenario(const QString& what, const std::function<void(attnlab::Scenario&)>& change,
+    void editScenario(const QString& what, const std::function<void(Scenario&)>& change,
                       const QString& field = QString());
     /// The same for the selected layer; the field is that layer's.
-    void editLayer(const QString& what, const std::function<void(attnlab::LayerSpec&)>& change,
+    void editLayer(const QString& what, const std::function<void(LayerSpec&)>& change,
                    const QString& field = QString());
     /// A text field holding an exact number; empty means "default" where `optional`.
     QLineEdit* rationalField(const QString& what, bool optional,
-                             const std::function<void(attnlab::LayerSpec&, const QString&)>& set);
+                             const std::function<void(LayerSpec&, const QString&)>& set);
     QWidget* weightRow(int index);
 
     ScenarioDocument* document_;

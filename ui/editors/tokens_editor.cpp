@@ -27,10 +27,6 @@
 #include <fstream>
 #include <sstream>
 
-using attnlab::Matrix;
-using attnlab::Rational;
-using attnlab::TokenSpec;
-
 namespace attnlab::ui {
 
 namespace {
@@ -128,8 +124,8 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
 }
 
 void TokensEditor::refresh() {
-    const attnlab::Scenario& s = document_->scenario();
-    model_->setValues(attnlab::tokenValues(s));
+    const Scenario& s = document_->scenario();
+    model_->setValues(tokenValues(s));
     source_->setText(
         QString("%1 tokens × %2 features: %3").arg(s.n()).arg(s.d()).arg(describe(s.tokens)));
     rows_->setValue(s.n());
@@ -137,7 +133,7 @@ void TokensEditor::refresh() {
 }
 
 void TokensEditor::setValues(const Matrix<Rational>& values, const QString& what) {
-    attnlab::Scenario next = document_->scenario();
+    Scenario next = document_->scenario();
     next.tokens = TokenSpec::given(values);
     next.permutation = next.permutation.resizedTo(int(values.rows()));
     document_->editScenario(std::move(next), what);
@@ -148,11 +144,11 @@ void TokensEditor::resize(int rows, int cols, const QString& what) {
         emit document_->refused("the tokens need at least one row and one column");
         return;
     }
-    setValues(attnlab::resizedValues(model_->values(), rows, cols), what);
+    setValues(resizedValues(model_->values(), rows, cols), what);
 }
 
 void TokensEditor::generate() {
-    attnlab::Scenario next = document_->scenario();
+    Scenario next = document_->scenario();
     switch (enumAt<TokenSpec::Kind>(generator_, generator_->currentIndex())) {
     case TokenSpec::Kind::Random:
         next.tokens =
@@ -171,10 +167,10 @@ void TokensEditor::generate() {
 
 void TokensEditor::pasteText(const QString& text) {
     try {
-        const Matrix<Rational> block = attnlab::parseTable(text.toStdString());
+        const Matrix<Rational> block = parseTable(text.toStdString());
         const QModelIndex at = table_->currentIndex();
         const int r0 = at.isValid() ? at.row() : 0, c0 = at.isValid() ? at.column() : 0;
-        setValues(attnlab::pastedValues(model_->values(), block, r0, c0),
+        setValues(pastedValues(model_->values(), block, r0, c0),
                   QString("paste %1 × %2 tokens").arg(block.rows()).arg(block.cols()));
     } catch (const std::exception& e) {
         emit document_->refused(QString("paste: %1 — nothing was changed").arg(e.what()));
@@ -186,12 +182,12 @@ void TokensEditor::importFile(const QString& path) {
         Matrix<Rational> values;
         if (path.endsWith(".npy", Qt::CaseInsensitive)) {
             std::ifstream in(path.toStdString(), std::ios::binary);
-            if (!in) throw attnlab::InputError(path.toStdString() + ": cannot be read");
+            if (!in) throw InputError(path.toStdString() + ": cannot be read");
             std::ostringstream bytes;
             bytes << in.rdbuf();
-            values = attnlab::decimalValues(attnlab::parseNpy(bytes.str()));
+            values = decimalValues(parseNpy(bytes.str()));
         } else {
-            values = attnlab::loadTableFile(path.toStdString());
+            values = loadTableFile(path.toStdString());
         }
         setValues(values, "import tokens from " + QFileInfo(path).fileName());
     } catch (const std::exception& e) {

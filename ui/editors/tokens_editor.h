@@ -37,7 +37,7 @@ protected:
 private:
     void refresh();
     void resize(int rows, int cols, const QString& what);
-    void setValues(const attnlab::Matrix<attnlab::Rational>& values, const QString& what);
+    void setValues(const Matrix<Rational>& values, const QString& what);
 
     ScenarioDocument* document_;
     TokenTableModel* model_;

@@ -16,9 +16,6 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-using attnlab::PermutationSpec;
-using attnlab::Transform;
-
 namespace attnlab::ui {
 
 TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
@@ -121,7 +118,7 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
         next.transform.token = token_->value();
         next.transform.feature = feature_->value();
         try {
-            next.transform.delta = attnlab::parseRational(delta_->text().trimmed().toStdString());
+            next.transform.delta = parseRational(delta_->text().trimmed().toStdString());
         } catch (const std::exception& e) {
             emit document_->refused(QString("δ: ") + e.what() + " — the previous value is kept");
             refresh();
@@ -155,7 +152,7 @@ void TransformEditor::applyCycles(const QString& text) {
 }
 
 void TransformEditor::swap(int i, int j) {
-    const attnlab::Scenario& s = document_->scenario();
+    const Scenario& s = document_->scenario();
     if (i == j || i < 0 || j < 0 || i >= s.n() || j >= s.n()) return;
     PermutationSpec spec;
     spec.kind = PermutationSpec::Kind::Images;
@@ -165,7 +162,7 @@ void TransformEditor::swap(int i, int j) {
 }
 
 void TransformEditor::refresh() {
-    const attnlab::Scenario& s = document_->scenario();
+    const Scenario& s = document_->scenario();
     const Transform& t = document_->transform();
     const QList<QWidget*> controls = findChildren<QWidget*>();
     std::vector<std::unique_ptr<QSignalBlocker>> blockers;
@@ -175,7 +172,7 @@ void TransformEditor::refresh() {
 
     selectEnum(kind_, t.kind);
     pages_->setCurrentIndex(kind_->currentIndex());
-    const attnlab::Permutation sigma = s.permutation.resolve(s.n());
+    const Permutation sigma = s.permutation.resolve(s.n());
     order_->clear();
     for (int i = 0; i < sigma.size(); ++i) {
         auto* item = new QListWidgetItem(QString("row %1 ← token %2").arg(i).arg(sigma(i)));
@@ -190,7 +187,7 @@ void TransformEditor::refresh() {
     shift_->setValue(int(t.shift));
     token_->setValue(t.token);
     feature_->setValue(t.feature);
-    delta_->setText(QString::fromStdString(attnlab::rationalText(t.delta)));
+    delta_->setText(QString::fromStdString(rationalText(t.delta)));
     summary_->setText(t.kind == Transform::Kind::Permutation
                           ? QString("σ = %1").arg(QString::fromStdString(sigma.cycles()))
                           : QString::fromStdString(t.describe()));

@@ -35,7 +35,7 @@ public:
 
 private:
     void refresh();
-    void setPermutation(const attnlab::PermutationSpec& spec, const QString& what);
+    void setPermutation(const PermutationSpec& spec, const QString& what);
     /// Sends `next` to the document as the edit `what` of `field` (ScenarioDocument::edit).
     void edit(const ExplorerState& next, const QString& what, const QString& field = QString());
 

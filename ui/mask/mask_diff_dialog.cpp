@@ -14,8 +14,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-using namespace attnlab;
-
 namespace attnlab::ui {
 
 namespace {

@@ -12,7 +12,7 @@ class MaskDiffView : public CellGridView {
 public:
     explicit MaskDiffView(QWidget* parent = nullptr);
     /// Shows a square diff.
-    void setDiff(const attnlab::MaskDiff& diff);
+    void setDiff(const MaskDiff& diff);
 
 protected:
     QBrush cellBrush(unsigned char category) const override;

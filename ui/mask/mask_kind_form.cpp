@@ -11,8 +11,6 @@
 
 #include <numeric>
 
-using attnlab::MaskSpec;
-
 namespace attnlab::ui {
 
 namespace {

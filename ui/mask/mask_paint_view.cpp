@@ -15,7 +15,7 @@ MaskPaintView::MaskPaintView(QWidget* parent) : CellGridView(parent) {
     setCursor(Qt::CrossCursor);
 }
 
-void MaskPaintView::setMask(const attnlab::BoolMatrix& cells) {
+void MaskPaintView::setMask(const BoolMatrix& cells) {
     Q_ASSERT(cells.rows() == cells.cols());
     cells_ = cells;
     stroking_ = false;

@@ -13,14 +13,14 @@ class MaskPaintView : public CellGridView {
 public:
     explicit MaskPaintView(QWidget* parent = nullptr);
     /// Shows `cells` (square). Does not emit cellsPainted.
-    void setMask(const attnlab::BoolMatrix& cells);
-    const attnlab::BoolMatrix& cells() const { return cells_; }
+    void setMask(const BoolMatrix& cells);
+    const BoolMatrix& cells() const { return cells_; }
     /// Rows to flag as having no allowed key.
     void setMarkedRows(std::vector<int> rows);
 
 signals:
     /// A stroke ended and changed at least one cell: the cells after it.
-    void cellsPainted(const attnlab::BoolMatrix& cells);
+    void cellsPainted(const BoolMatrix& cells);
 
 protected:
     QBrush cellBrush(unsigned char category) const override;
@@ -34,7 +34,7 @@ private:
     void touch(QPoint cell);
     void refreshCells();
 
-    attnlab::BoolMatrix cells_;
+    BoolMatrix cells_;
     std::vector<int> markedRows_;
     bool stroking_ = false;
     bool target_ = false;  // the state the current stroke paints

@@ -81,7 +81,7 @@ QString HeatmapView::title() const {
     return title_->text();
 }
 
-void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText) {
+void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) {
     // An edit often leaves a view as it was (a difference that stays zero, a layer the edit
     // did not reach): nothing to colour or draw again.
     if (matrix.values.size() > 0 && matrix == matrix_) return;
@@ -123,13 +123,13 @@ void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& em
     redrawHighlights();
 }
 
-void HeatmapView::setMaskOverlay(const attnlab::BoolMatrix& mask) {
+void HeatmapView::setMaskOverlay(const BoolMatrix& mask) {
     const auto& v = matrix_.values;
     const bool fits =
         mask.size() > 0 && !matrix_.pooled() && mask.rows() == v.rows() && mask.cols() == v.cols();
     if (fits && mask_.rows() == mask.rows() && mask_.cols() == mask.cols() && (mask_ == mask).all())
         return; // the overlay shown already
-    mask_ = fits ? mask : attnlab::BoolMatrix();
+    mask_ = fits ? mask : BoolMatrix();
     overlay_->setVisible(fits);
     fillOverlay();
     plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -26,14 +26,14 @@ public:
     explicit HeatmapView(const QString& title, Scale scale, QWidget* parent = nullptr);
 
     /// Draws `matrix` (an empty matrix clears the view and shows `emptyText`).
-    void setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText = QString());
+    void setMatrix(const ViewMatrix& matrix, const QString& emptyText = QString());
     /// Greys out the cells where `mask` is false; an empty mask removes the overlay.
-    void setMaskOverlay(const attnlab::BoolMatrix& mask);
+    void setMaskOverlay(const BoolMatrix& mask);
     /// Outlines these (row, column) cells in token indices; empty removes the outlines.
     void setHighlights(const QList<QPoint>& rowColumnCells);
     void setTitle(const QString& title);
 
-    const attnlab::ViewMatrix& matrix() const { return matrix_; }
+    const ViewMatrix& matrix() const { return matrix_; }
     QString title() const;
     int highlightCount() const { return highlights_.size(); }
     /// The tooltip text for the cell under token coordinates (row, column).
@@ -63,8 +63,8 @@ private:
     QCPColorScale* colorScale_;
     QCPTextElement* title_;
     Scale scale_;
-    attnlab::ViewMatrix matrix_;
-    attnlab::BoolMatrix mask_;               // the overlay's source (empty: none)
+    ViewMatrix matrix_;
+    BoolMatrix mask_;                        // the overlay's source (empty: none)
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
 };
