@@ -1,6 +1,8 @@
-// The scenario being explored and the transformation applied to it, with undo/redo of every edit,
-// the file it came from and whether it has unsaved changes. Widgets read it and send whole new
-// states; validation happens before a state is accepted, so a refused edit changes nothing.
+// The scenario being explored and the transformation applied to it, with undo/redo of every edit
+// (consecutive edits of one field, such as the steps of a spin box, are one step), the file it
+// came from and whether it has unsaved changes. Widgets read it and send whole new states;
+// validation (core/explore/explorer_input.h) happens before a state is accepted, so a refused
+// edit changes nothing.
 #pragma once
 
 #include "core/model/scenario.h"

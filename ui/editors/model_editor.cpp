@@ -105,7 +105,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
             label += " (not built)";
         else if (backend && backend->devices().empty())
             label += " (no device)";
-        backend_->addItem(label, int(choice));
+        addEnumItem(backend_, label, choice);
         if (backend)
             backend_->setItemData(backend_->count() - 1, QString::fromStdString(backend->status()),
                                   Qt::ToolTipRole);
@@ -194,7 +194,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
                      [precision](Scenario& s) { s.precision = precision; });
     });
     connect(backend_, &QComboBox::activated, this, [this](int i) {
-        const auto choice = BackendChoice(backend_->itemData(i).toInt());
+        const auto choice = enumAt<BackendChoice>(backend_, i);
         editScenario("compute on " + QString::fromStdString(backendChoiceName(choice)),
                      [choice](Scenario& s) { s.backend = choice; });
     });
@@ -409,7 +409,7 @@ void ModelEditor::refresh() {
             blockers.push_back(std::make_unique<QSignalBlocker>(w));
 
     selectEnum(precision_, s.precision);
-    backend_->setCurrentIndex(backend_->findData(int(s.backend)));
+    selectEnum(backend_, s.backend);
     const PositionalSpec& p = s.model.positional;
     selectEnum(positional_, p.kind);
     offset_->setValue(int(p.offset));
