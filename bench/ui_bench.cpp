@@ -24,6 +24,7 @@
 #include <vector>
 
 using namespace attnlab;
+using namespace attnlab::ui;
 
 namespace {
 

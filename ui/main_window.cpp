@@ -37,6 +37,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+namespace attnlab::ui {
+
 namespace {
 
 constexpr int kMaxRecent = 8;
@@ -404,3 +406,5 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         settings.setValue("window/splitter", splitter->saveState());
     event->accept();
 }
+
+} // namespace attnlab::ui

@@ -8,9 +8,12 @@
 #include <functional>
 
 class QLabel;
-class Autosave;
 class QMenu;
 class QTextBrowser;
+
+namespace attnlab::ui {
+
+class Autosave;
 class ComputeService;
 class ModelEditor;
 class PropertyPanel;
@@ -74,3 +77,5 @@ private:
     QMenu* recentMenu_ = nullptr;
     Autosave* autosave_;
 };
+
+} // namespace attnlab::ui

@@ -28,20 +28,22 @@ int main(int argc, char** argv) {
     parser.addOption(screenshot);
     parser.process(app);
 
-    MainWindow window;
+    attnlab::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openSource(parser.positionalArguments().first());
     window.show();
     if (!parser.isSet(screenshot)) window.offerRecovery();
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);
-        QObject::connect(window.compute(), &ComputeService::idle, &window, [&window, path] {
-            // Give the queued replots one more turn of the event loop before grabbing.
-            QTimer::singleShot(300, &window, [&window, path] {
-                const bool saved = window.grab().save(path);
-                QApplication::exit(saved ? 0 : 1);
-            });
-        });
+        QObject::connect(window.compute(), &attnlab::ui::ComputeService::idle, &window,
+                         [&window, path] {
+                             // Give the queued replots one more turn of the event loop before
+                             // grabbing.
+                             QTimer::singleShot(300, &window, [&window, path] {
+                                 const bool saved = window.grab().save(path);
+                                 QApplication::exit(saved ? 0 : 1);
+                             });
+                         });
     }
     return app.exec();
 }

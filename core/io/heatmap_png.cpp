@@ -2,24 +2,14 @@
 #include "core/io/heatmap_png.h"
 
 #include "core/base/error.h"
+#include "core/io/color_maps.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 
 namespace attnlab {
 
 namespace {
-
-// Viridis at eight evenly spaced stops; linear interpolation between them.
-constexpr std::array<std::array<double, 3>, 8> kViridis = {{{68, 1, 84},
-                                                            {70, 50, 127},
-                                                            {54, 92, 141},
-                                                            {39, 127, 142},
-                                                            {31, 161, 135},
-                                                            {74, 193, 109},
-                                                            {160, 218, 57},
-                                                            {253, 231, 37}}};
 
 std::uint32_t crc32(const std::string& bytes) {
     std::uint32_t crc = 0xffffffffu;
@@ -68,17 +58,6 @@ std::string zlibStored(const std::string& raw) {
 
 } // namespace
 
-std::array<std::uint8_t, 3> viridis(double t) {
-    t = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * (kViridis.size() - 1);
-    const auto i = std::min<std::size_t>(static_cast<std::size_t>(t), kViridis.size() - 2);
-    const double f = t - double(i);
-    std::array<std::uint8_t, 3> rgb{};
-    for (int c = 0; c < 3; ++c)
-        rgb[c] = static_cast<std::uint8_t>(kViridis[i][c] +
-                                           f * (kViridis[i + 1][c] - kViridis[i][c]) + 0.5);
-    return rgb;
-}
-
 std::string pngBytes(int width, int height, const std::vector<std::uint8_t>& rgb) {
     std::string raw;
     raw.reserve(std::size_t(height) * (std::size_t(width) * 3 + 1));
@@ -104,12 +83,12 @@ void writeHeatmapPng(const std::filesystem::path& path, const Eigen::MatrixXd& m
         throw InputError(path.string() + ": a " + std::to_string(m.rows()) + " x " +
                          std::to_string(m.cols()) + " heatmap at " + std::to_string(cell) +
                          " px per cell is too large to draw");
-    const double lo = m.minCoeff(), hi = m.maxCoeff();
+    const ValueRange range = colourRange(ColourScale::Sequential, m);
     std::vector<std::uint8_t> rgb(std::size_t(width * height * 3));
     for (long long y = 0; y < height; ++y)
         for (long long x = 0; x < width; ++x) {
             const double v = m(Eigen::Index(y / cell), Eigen::Index(x / cell));
-            const auto c = viridis(hi > lo ? (v - lo) / (hi - lo) : 0.5);
+            const Rgb c = colourAt(ColourScale::Sequential, (v - range.lo) / (range.hi - range.lo));
             std::copy(c.begin(), c.end(), rgb.begin() + std::ptrdiff_t((y * width + x) * 3));
         }
     std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -1,10 +1,9 @@
 // Heatmap images without a GUI: a matrix drawn as crisp cells in the viridis colour map
-// (perceptually uniform, colour-blind safe) and encoded as PNG, for `attnlab-cli run --out`.
+// (core/io/color_maps.h) and encoded as PNG, for `attnlab-cli run --out`.
 #pragma once
 
 #include <Eigen/Dense>
 
-#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -12,8 +11,6 @@
 
 namespace attnlab {
 
-/// The viridis colour at t in [0, 1] (clamped) as 8-bit RGB.
-std::array<std::uint8_t, 3> viridis(double t);
 /// A PNG (8-bit RGB, stored deflate blocks) of width x height pixels, rows top to bottom.
 std::string pngBytes(int width, int height, const std::vector<std::uint8_t>& rgb);
 /// Draws `m` with each entry a `cell` x `cell` square, min → dark blue, max → yellow, and writes

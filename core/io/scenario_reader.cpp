@@ -215,7 +215,7 @@ PositionalSpec readPositional(const JsonReader& r) {
         p.kind = PositionalSpec::Kind::Rope;
         if (r.has("base")) {
             p.base = toDouble(r.at("base").number());
-            if (p.base <= 1) r.at("base").fail("must be greater than 1");
+            if (!isValidRopeBase(p.base)) r.at("base").fail("must be greater than 1");
         }
     } else if (kind == "alibi") {
         r.expectObject({"kind", "offset", "slopes", "causal"});

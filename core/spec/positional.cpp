@@ -7,6 +7,10 @@
 
 namespace attnlab {
 
+bool isValidRopeBase(double base) {
+    return base > 1;
+}
+
 std::string PositionalSpec::describe() const {
     std::string name;
     switch (kind) {

@@ -12,16 +12,21 @@
 
 namespace attnlab {
 
+/// The RoPE base when a scenario gives none.
+inline constexpr double kDefaultRopeBase = 10000;
+/// Whether `base` can be a RoPE base: a number greater than 1.
+bool isValidRopeBase(double base);
+
 struct PositionalSpec {
     enum class Kind { None, Polynomial, Sinusoidal, Learned, Rope, Alibi };
     Kind kind = Kind::None;
-    long offset = 0;              // positions are i + offset
-    bool seeded = true;           // learned: drawn from `seed` rather than `table`
-    std::uint64_t seed = 0;       // learned
-    Matrix<Rational> table;       // learned, given
-    double base = 10000;          // rope
-    std::vector<Rational> slopes; // alibi, one per head (empty: the default 2^(-8k/h))
-    bool causal = false;          // alibi: -m·(s - t) instead of -m·|s - t|
+    long offset = 0;                // positions are i + offset
+    bool seeded = true;             // learned: drawn from `seed` rather than `table`
+    std::uint64_t seed = 0;         // learned
+    Matrix<Rational> table;         // learned, given
+    double base = kDefaultRopeBase; // rope
+    std::vector<Rational> slopes;   // alibi, one per head (empty: the default 2^(-8k/h))
+    bool causal = false;            // alibi: -m·(s - t) instead of -m·|s - t|
 
     bool isAbsolute() const {
         return kind == Kind::Polynomial || kind == Kind::Sinusoidal || kind == Kind::Learned;

@@ -19,6 +19,7 @@
 
 using attnlab::BoolMatrix;
 using attnlab::MaskSpec;
+using namespace attnlab::ui;
 
 Q_DECLARE_METATYPE(attnlab::MaskSpec)
 

@@ -2,12 +2,15 @@
 // changes nothing, and save -> open gives the same scenario back.
 #include "core/io/scenario_reader.h"
 #include "ui/document/scenario_document.h"
+#include "ui/editors/model_editor.h"
 
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace attnlab;
+using namespace attnlab::ui;
 
 class TestUiDocument : public QObject {
     Q_OBJECT
@@ -32,6 +35,40 @@ private slots:
         QVERIFY(!doc.isModified());
         doc.undoStack()->redo();
         QCOMPARE(doc.scenario().precision, Precision::Float64);
+    }
+
+    void spinBoxStepsOnOneFieldAreOneUndoStep() {
+        ScenarioDocument doc;
+        ModelEditor editor(&doc);
+        auto* offset = editor.findChild<QSpinBox*>("positionOffset");
+        QVERIFY(offset);
+        const Scenario before = doc.scenario();
+        for (int step = 0; step < 3; ++step)
+            offset->stepUp();
+        QCOMPARE(doc.scenario().model.positional.offset, before.model.positional.offset + 3);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scenario(), before);
+        QCOMPARE(offset->value(), int(before.model.positional.offset));
+    }
+
+    void editsOfTwoFieldsStayTwoUndoSteps() {
+        ScenarioDocument doc;
+        ModelEditor editor(&doc);
+        auto* offset = editor.findChild<QSpinBox*>("positionOffset");
+        auto* layers = editor.findChild<QSpinBox*>("layerCount");
+        QVERIFY(offset && layers);
+        const Scenario before = doc.scenario();
+        offset->stepUp();
+        layers->stepUp();
+        offset->stepUp();
+        QCOMPARE(doc.undoStack()->count(), 3);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scenario().model.positional.offset, before.model.positional.offset + 1);
+        QCOMPARE(doc.scenario().model.layers.size(), before.model.layers.size());
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scenario(), before);
     }
 
     void invalidEditIsRefusedAndChangesNothing_data() {
@@ -110,5 +147,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestUiDocument)
+QTEST_MAIN(TestUiDocument)
 #include "test_ui_document.moc"

@@ -30,6 +30,7 @@
 #include <QTreeWidget>
 
 using namespace attnlab;
+using namespace attnlab::ui;
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 using attnlab::ViewMatrix;
+using namespace attnlab::ui;
 
 namespace {
 

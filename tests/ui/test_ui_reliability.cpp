@@ -22,6 +22,7 @@
 #include <cstdio>
 
 using namespace attnlab;
+using namespace attnlab::ui;
 
 namespace {
 

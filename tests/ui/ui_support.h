@@ -9,8 +9,8 @@
 
 /// Processes events until the worker has answered the newest request (views and verdicts).
 /// Then runs the events already posted, so the views have drawn what arrived.
-inline bool waitForIdle(MainWindow& window, int timeoutMs = 60000) {
-    QSignalSpy idle(window.compute(), &ComputeService::idle);
+inline bool waitForIdle(attnlab::ui::MainWindow& window, int timeoutMs = 60000) {
+    QSignalSpy idle(window.compute(), &attnlab::ui::ComputeService::idle);
     const bool answered =
         !window.compute()->isBusy() || idle.wait(timeoutMs) || !window.compute()->isBusy();
     QCoreApplication::processEvents();

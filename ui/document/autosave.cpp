@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QStandardPaths>
 
+namespace attnlab::ui {
+
 Autosave::Autosave(ScenarioDocument* document, const QString& directory, int intervalMs,
                    QObject* parent)
     : QObject(parent), document_(document), directory_(directory) {
@@ -37,7 +39,7 @@ bool Autosave::saveNow() {
     if (generation_ == savedGeneration_ && QFile::exists(filePath())) return false;
     try {
         QDir().mkpath(directory_);
-        attnlab::saveScenarioFile(document_->scenario(), filePath().toStdString());
+        saveScenarioFile(document_->scenario(), filePath().toStdString());
     } catch (const std::exception& e) {
         emit document_->refused(QString("autosave failed: %1").arg(e.what()));
         return false;
@@ -50,3 +52,5 @@ bool Autosave::saveNow() {
 void Autosave::discard() {
     QFile::remove(filePath());
 }
+
+} // namespace attnlab::ui

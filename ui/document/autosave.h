@@ -7,6 +7,8 @@
 #include <QString>
 #include <QTimer>
 
+namespace attnlab::ui {
+
 class ScenarioDocument;
 
 class Autosave : public QObject {
@@ -38,3 +40,5 @@ private:
     quint64 savedGeneration_ = 0;
     quint64 generation_ = 0;
 };
+
+} // namespace attnlab::ui

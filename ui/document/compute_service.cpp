@@ -3,10 +3,12 @@
 
 #include <QMetaObject>
 
+namespace attnlab::ui {
+
 ComputeService::ComputeService(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1); // one request at a time; superseded ones are skipped
-    qRegisterMetaType<std::shared_ptr<const attnlab::SideBySide>>();
-    qRegisterMetaType<attnlab::PropertyReport>();
+    qRegisterMetaType<std::shared_ptr<const SideBySide>>();
+    qRegisterMetaType<PropertyReport>();
 }
 
 ComputeService::~ComputeService() {
@@ -15,9 +17,9 @@ ComputeService::~ComputeService() {
     pool_.waitForDone();
 }
 
-std::vector<attnlab::CheckSpec> ComputeService::panelChecks(const attnlab::Scenario& scenario) {
-    std::vector<attnlab::CheckSpec> checks = scenario.checks;
-    for (const auto& check : attnlab::propertyChecks()) {
+std::vector<CheckSpec> ComputeService::panelChecks(const Scenario& scenario) {
+    std::vector<CheckSpec> checks = scenario.checks;
+    for (const auto& check : propertyChecks()) {
         const bool listed = std::any_of(checks.begin(), checks.end(),
                                         [&](const auto& c) { return c.name == check->name(); });
         if (!listed) checks.push_back({check->name(), nlohmann::json::object()});
@@ -65,8 +67,8 @@ void ComputeService::post(quint64 generation, F&& deliver) {
 void ComputeService::run(quint64 generation, const ExplorerState& state, bool allChecks,
                          const std::shared_ptr<std::atomic<bool>>& cancelled) {
     try {
-        auto views = std::make_shared<const attnlab::SideBySide>(
-            attnlab::compareSides(state.scenario, state.transform));
+        auto views =
+            std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
         post(generation, [this, views] { emit viewsReady(views); });
     } catch (const std::exception& e) {
         const QString message = QString::fromStdString(e.what());
@@ -78,7 +80,7 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
         return;
     }
 
-    const std::vector<attnlab::CheckSpec> checks = panelChecks(state.scenario);
+    const std::vector<CheckSpec> checks = panelChecks(state.scenario);
     const std::size_t automatic = allChecks || state.scenario.n() <= kAutomaticCheckLimit
                                       ? checks.size()
                                       : state.scenario.checks.size();
@@ -91,10 +93,10 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
     bool wasCancelled = false;
     for (std::size_t i = 0; i < automatic && !wasCancelled; ++i) {
         try {
-            auto reports = attnlab::runChecks(state.scenario, {checks[i]}, 0, stop);
+            auto reports = runChecks(state.scenario, {checks[i]}, 0, stop);
             post(generation,
                  [this, i, report = reports.front()] { emit checkReady(int(i), report); });
-        } catch (const attnlab::CancelledError&) {
+        } catch (const CancelledError&) {
             wasCancelled = true;
         } catch (const std::exception& e) {
             const QString message = QString::fromStdString(e.what());
@@ -108,3 +110,5 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
         emit idle();
     });
 }
+
+} // namespace attnlab::ui

@@ -13,6 +13,8 @@
 #include <atomic>
 #include <memory>
 
+namespace attnlab::ui {
+
 class ComputeService : public QObject {
     Q_OBJECT
 public:
@@ -25,7 +27,7 @@ public:
     void cancelChecks();
     /// The checks the panel shows for a scenario: its own (with their parameters) first, then
     /// every other property with default parameters.
-    static std::vector<attnlab::CheckSpec> panelChecks(const attnlab::Scenario& scenario);
+    static std::vector<CheckSpec> panelChecks(const Scenario& scenario);
     /// Up to this many tokens every property runs on each edit; above it only the scenario's own
     /// checks do, and the rest wait for `runAllChecks` (some sweep n perturbations of n tokens).
     static constexpr int kAutomaticCheckLimit = 128;
@@ -36,11 +38,11 @@ public:
     void waitForDone();
 
 signals:
-    void viewsReady(std::shared_ptr<const attnlab::SideBySide> views);
+    void viewsReady(std::shared_ptr<const SideBySide> views);
     void viewsFailed(const QString& message);
     /// The panel's properties; `deferred` lists those not run automatically (large n).
     void checksStarted(const QStringList& names, const QStringList& deferred);
-    void checkReady(int index, const attnlab::PropertyReport& report);
+    void checkReady(int index, const PropertyReport& report);
     void checkFailed(int index, const QString& message);
     void checksFinished(bool cancelled);
     /// The newest request has been fully answered (or cancelled).
@@ -61,3 +63,5 @@ private:
     std::shared_ptr<const ExplorerState>
         last_; // the newest request's state, shared with its worker
 };
+
+} // namespace attnlab::ui

@@ -1,69 +1,66 @@
 // Undoable scenario state.
 #include "ui/document/scenario_document.h"
 
-#include "core/base/error.h"
+#include "core/explore/explorer_input.h"
 #include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
 #include "core/io/scenario_writer.h"
-#include "core/model/model.h"
 
 #include <QUndoCommand>
 
-namespace {
+namespace attnlab::ui {
 
-/// Throws InputError when the state cannot be computed: the scenario's own validation, the
-/// precision against the model, and the transformation against n and d.
-void validateState(const ExplorerState& s) {
-    s.scenario.validate();
-    attnlab::checkPrecision(s.scenario.model, s.scenario.precision);
-    attnlab::Model<double>(s.scenario.model, s.scenario.d());
-    const attnlab::Transform& t = s.transform;
-    if (t.kind == attnlab::Transform::Kind::Perturbation &&
-        (t.token >= s.scenario.n() || t.feature >= s.scenario.d()))
-        throw attnlab::InputError("transform", "the perturbed entry [" + std::to_string(t.token) +
-                                                   "][" + std::to_string(t.feature) +
-                                                   "] is outside the tokens");
-}
-
-} // namespace
-
+/// One accepted edit. Consecutive edits of the same non-empty field merge: the step then
+/// leads from the first one's state to the last one's, and vanishes when they are equal.
 class StateCommand : public QUndoCommand {
 public:
     StateCommand(ScenarioDocument* doc, std::shared_ptr<const ExplorerState> before,
-                 std::shared_ptr<const ExplorerState> after, const QString& what)
-        : QUndoCommand(what), doc_(doc), before_(std::move(before)), after_(std::move(after)) {}
+                 std::shared_ptr<const ExplorerState> after, const QString& what,
+                 const QString& field)
+        : QUndoCommand(what), doc_(doc), before_(std::move(before)), after_(std::move(after)),
+          field_(field) {}
     void undo() override { doc_->setCurrent(before_); }
     void redo() override { doc_->setCurrent(after_); }
+    int id() const override { return field_.isEmpty() ? -1 : kFieldEdit; }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* next = static_cast<const StateCommand*>(other);
+        if (next->field_ != field_) return false;
+        after_ = next->after_;
+        setText(next->text());
+        setObsolete(*after_ == *before_);
+        return true;
+    }
 
 private:
+    static constexpr int kFieldEdit = 1;
     ScenarioDocument* doc_;
     std::shared_ptr<const ExplorerState> before_, after_;
+    QString field_;
 };
 
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent) {
-    state_ = std::make_shared<const ExplorerState>(ExplorerState{
-        attnlab::loadScenario(std::string("builtin:") + attnlab::kDefaultPreset), {}});
+    state_ = std::make_shared<const ExplorerState>(
+        ExplorerState{loadScenario(std::string("builtin:") + kDefaultPreset), {}});
 }
 
-bool ScenarioDocument::edit(ExplorerState next, const QString& what) {
+bool ScenarioDocument::edit(ExplorerState next, const QString& what, const QString& field) {
     if (next == *state_) return true;
     try {
-        validateState(next);
+        validateExplorerInput(next.scenario, next.transform);
     } catch (const std::exception& e) {
         emit refused(QString::fromStdString(e.what()));
         return false;
     }
-    undo_.push(new StateCommand(this, state_,
-                                std::make_shared<const ExplorerState>(std::move(next)), what));
+    undo_.push(new StateCommand(
+        this, state_, std::make_shared<const ExplorerState>(std::move(next)), what, field));
     return true;
 }
 
-bool ScenarioDocument::editScenario(attnlab::Scenario next, const QString& what) {
-    return edit({std::move(next), state_->transform}, what);
+bool ScenarioDocument::editScenario(Scenario next, const QString& what, const QString& field) {
+    return edit({std::move(next), state_->transform}, what, field);
 }
 
-void ScenarioDocument::reset(const attnlab::Scenario& scenario, const QString& filePath,
-                             bool modified) {
+void ScenarioDocument::reset(const Scenario& scenario, const QString& filePath, bool modified) {
     undo_.clear();
     state_ = std::make_shared<const ExplorerState>(ExplorerState{scenario, {}});
     if (filePath_ != filePath) {
@@ -76,8 +73,8 @@ void ScenarioDocument::reset(const attnlab::Scenario& scenario, const QString& f
 
 bool ScenarioDocument::open(const QString& source) {
     try {
-        const attnlab::Scenario s = attnlab::loadScenario(source.toStdString());
-        validateState({s, {}});
+        const Scenario s = loadScenario(source.toStdString());
+        validateExplorerInput(s, {});
         reset(s, source.startsWith("builtin:") ? QString() : source);
         return true;
     } catch (const std::exception& e) {
@@ -88,7 +85,7 @@ bool ScenarioDocument::open(const QString& source) {
 
 bool ScenarioDocument::saveAs(const QString& path) {
     try {
-        attnlab::saveScenarioFile(state_->scenario, path.toStdString());
+        saveScenarioFile(state_->scenario, path.toStdString());
     } catch (const std::exception& e) {
         emit refused(QString::fromStdString(e.what()));
         return false;
@@ -105,3 +102,5 @@ void ScenarioDocument::setCurrent(std::shared_ptr<const ExplorerState> state) {
     state_ = std::move(state);
     emit changed();
 }
+
+} // namespace attnlab::ui

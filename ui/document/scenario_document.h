@@ -1,6 +1,8 @@
-// The scenario being explored and the transformation applied to it, with undo/redo of every edit,
-// the file it came from and whether it has unsaved changes. Widgets read it and send whole new
-// states; validation happens before a state is accepted, so a refused edit changes nothing.
+// The scenario being explored and the transformation applied to it, with undo/redo of every edit
+// (consecutive edits of one field, such as the steps of a spin box, are one step), the file it
+// came from and whether it has unsaved changes. Widgets read it and send whole new states;
+// validation (core/explore/explorer_input.h) happens before a state is accepted, so a refused
+// edit changes nothing.
 #pragma once
 
 #include "core/model/scenario.h"
@@ -12,9 +14,11 @@
 
 #include <memory>
 
+namespace attnlab::ui {
+
 struct ExplorerState {
-    attnlab::Scenario scenario;
-    attnlab::Transform transform;
+    Scenario scenario;
+    Transform transform;
     /// Also compares the backend, which Scenario's == leaves out (it is not part of the file).
     bool operator==(const ExplorerState& o) const {
         return scenario == o.scenario && scenario.backend == o.scenario.backend &&
@@ -31,16 +35,18 @@ public:
     /// The current state itself, immutable: the undo history and the worker share it, so an
     /// edit copies the scenario (and its rational tokens) once.
     std::shared_ptr<const ExplorerState> sharedState() const { return state_; }
-    const attnlab::Scenario& scenario() const { return state_->scenario; }
-    const attnlab::Transform& transform() const { return state_->transform; }
+    const Scenario& scenario() const { return state_->scenario; }
+    const Transform& transform() const { return state_->transform; }
 
     /// Validates `next` and, when it differs, makes it current as one undoable step called
-    /// `what`. Returns false and emits `refused` with the reason when it is invalid.
-    bool edit(ExplorerState next, const QString& what);
-    bool editScenario(attnlab::Scenario next, const QString& what);
+    /// `what`. Returns false and emits `refused` with the reason when it is invalid. `field`
+    /// names the control the edit came from: consecutive edits of one field (a spin box stepped
+    /// or dragged) merge into one undo step; an empty field never merges.
+    bool edit(ExplorerState next, const QString& what, const QString& field = QString());
+    bool editScenario(Scenario next, const QString& what, const QString& field = QString());
 
     /// Replaces everything (open, preset, new): clears the undo history.
-    void reset(const attnlab::Scenario& scenario, const QString& filePath, bool modified = false);
+    void reset(const Scenario& scenario, const QString& filePath, bool modified = false);
     /// Reads a scenario file or "builtin:NAME"; on error emits `refused` and keeps the state.
     bool open(const QString& source);
     /// Writes atomically; on error emits `refused` and returns false.
@@ -65,3 +71,5 @@ private:
     QString filePath_;
     QUndoStack undo_;
 };
+
+} // namespace attnlab::ui

@@ -9,8 +9,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-MatrixDialog::MatrixDialog(const QString& title, const attnlab::Matrix<attnlab::Rational>& values,
-                           QWidget* parent)
+namespace attnlab::ui {
+
+MatrixDialog::MatrixDialog(const QString& title, const Matrix<Rational>& values, QWidget* parent)
     : QDialog(parent), model_(new TokenTableModel(this)), message_(new QLabel) {
     setWindowTitle(title);
     model_->setHeaderPrefixes("r", "c");
@@ -30,16 +31,17 @@ MatrixDialog::MatrixDialog(const QString& title, const attnlab::Matrix<attnlab::
     layout->addWidget(buttons);
     resize(520, 360);
     // The dialog keeps its own copy: an accepted cell replaces the shown matrix.
-    connect(model_, &TokenTableModel::edited, model_,
-            [this](const attnlab::Matrix<attnlab::Rational>& next) {
-                model_->setValues(next);
-                message_->clear();
-            });
+    connect(model_, &TokenTableModel::edited, model_, [this](const Matrix<Rational>& next) {
+        model_->setValues(next);
+        message_->clear();
+    });
     connect(model_, &TokenTableModel::refused, message_, &QLabel::setText);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }
 
-const attnlab::Matrix<attnlab::Rational>& MatrixDialog::values() const {
+const Matrix<Rational>& MatrixDialog::values() const {
     return model_->values();
 }
+
+} // namespace attnlab::ui

@@ -7,18 +7,22 @@
 #include <QDialog>
 
 class QLabel;
+
+namespace attnlab::ui {
+
 class TokenTableModel;
 
 class MatrixDialog : public QDialog {
     Q_OBJECT
 public:
-    MatrixDialog(const QString& title, const attnlab::Matrix<attnlab::Rational>& values,
-                 QWidget* parent = nullptr);
+    MatrixDialog(const QString& title, const Matrix<Rational>& values, QWidget* parent = nullptr);
 
     TokenTableModel* model() const { return model_; }
-    const attnlab::Matrix<attnlab::Rational>& values() const;
+    const Matrix<Rational>& values() const;
 
 private:
     TokenTableModel* model_;
     QLabel* message_;
 };
+
+} // namespace attnlab::ui

@@ -2,10 +2,9 @@
 #include "ui/editors/model_editor.h"
 
 #include "core/backend/registry.h"
-#include "core/base/error.h"
-#include "core/base/precision_dispatch.h"
-#include "core/model/model.h"
+#include "core/explore/editable_values.h"
 #include "ui/document/scenario_document.h"
+#include "ui/editors/enum_combo.h"
 #include "ui/editors/matrix_dialog.h"
 #include "ui/mask/mask_editor.h"
 
@@ -22,16 +21,14 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-using attnlab::LayerSpec;
-using attnlab::MatrixSpec;
-using attnlab::MixerSpec;
-using attnlab::PositionalSpec;
-using attnlab::Scenario;
+namespace attnlab::ui {
 
 namespace {
 
 const char* const kWeightNames[] = {"Wq", "Wk", "Wv", "Wo", "W (relu pre-map)"};
-enum WeightKind { Absent, Identity, Random, Values };
+const LayerWeight kWeights[] = {LayerWeight::Wq, LayerWeight::Wk, LayerWeight::Wv, LayerWeight::Wo,
+                                LayerWeight::Ffn};
+enum class WeightKind { Absent, Identity, Random, Values };
 
 /// The weight matrix `index` of a layer (0..2 always present, 3 = Wo and 4 = ffn optional).
 const MatrixSpec* weightOf(const LayerSpec& l, int index) {
@@ -65,6 +62,11 @@ void setWeight(LayerSpec& l, int index, std::optional<MatrixSpec> m) {
     }
 }
 
+/// The item of `box` standing for `kind` (to enable or disable it).
+QStandardItem* itemOf(QComboBox* box, WeightKind kind) {
+    return qobject_cast<QStandardItemModel*>(box->model())->item(box->findData(int(kind)));
+}
+
 QSpinBox* spin(int lo, int hi, const QString& special = QString()) {
     auto* s = new QSpinBox;
     s->setRange(lo, hi);
@@ -88,38 +90,48 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     mixer_->setObjectName("mixer");
     heads_->setObjectName("heads");
     layerCount_->setObjectName("layerCount");
-    precision_->addItems({"float32", "float64", "exact"});
+    offset_->setObjectName("positionOffset");
+    for (const auto p : {Precision::Float32, Precision::Float64, Precision::Exact})
+        addEnumItem(precision_, QString::fromUtf8(precisionName(p)), p);
     backend_->setObjectName("backend");
     // Every choice, with what this build and machine have behind it; one not compiled in is
     // listed but disabled. What actually ran each layer is shown above the views.
-    for (const auto choice : {attnlab::BackendChoice::Auto, attnlab::BackendChoice::Cpu,
-                              attnlab::BackendChoice::OpenCl, attnlab::BackendChoice::Cuda}) {
-        const std::string name = attnlab::backendChoiceName(choice);
-        const attnlab::Backend* backend = attnlab::findBackend(name);
+    for (const auto choice :
+         {BackendChoice::Auto, BackendChoice::Cpu, BackendChoice::OpenCl, BackendChoice::Cuda}) {
+        const std::string name = backendChoiceName(choice);
+        const Backend* backend = findBackend(name);
         QString label = QString::fromStdString(name);
-        if (choice != attnlab::BackendChoice::Auto && !backend)
+        if (choice != BackendChoice::Auto && !backend)
             label += " (not built)";
         else if (backend && backend->devices().empty())
             label += " (no device)";
-        backend_->addItem(label, int(choice));
+        addEnumItem(backend_, label, choice);
         if (backend)
             backend_->setItemData(backend_->count() - 1, QString::fromStdString(backend->status()),
                                   Qt::ToolTipRole);
-        if (choice != attnlab::BackendChoice::Auto && !backend)
+        if (choice != BackendChoice::Auto && !backend)
             qobject_cast<QStandardItemModel*>(backend_->model())
                 ->item(backend_->count() - 1)
                 ->setEnabled(false);
     }
-    positional_->addItems({"none", "polynomial", "sinusoidal", "learned", "rope", "alibi"});
-    mixer_->addItems({"softmax", "softmax_like", "raw", "ssm"});
-    ropeBase_->setPlaceholderText("10000");
+    using PKind = PositionalSpec::Kind;
+    for (const auto& [name, kind] :
+         {std::pair{"none", PKind::None}, std::pair{"polynomial", PKind::Polynomial},
+          std::pair{"sinusoidal", PKind::Sinusoidal}, std::pair{"learned", PKind::Learned},
+          std::pair{"rope", PKind::Rope}, std::pair{"alibi", PKind::Alibi}})
+        addEnumItem(positional_, name, kind);
+    using MKind = MixerSpec::Kind;
+    for (const auto& [name, kind] :
+         {std::pair{"softmax", MKind::Softmax}, std::pair{"softmax_like", MKind::SoftmaxLike},
+          std::pair{"raw", MKind::Raw}, std::pair{"ssm", MKind::Ssm}})
+        addEnumItem(mixer_, name, kind);
+    ropeBase_->setPlaceholderText(QString::number(kDefaultRopeBase));
     scale_ = rationalField("scale", true, [](LayerSpec& l, const QString& t) {
-        l.mixer.scale =
-            t.isEmpty() ? std::nullopt : std::optional(attnlab::parseRational(t.toStdString()));
+        l.mixer.scale = t.isEmpty() ? std::nullopt : std::optional(parseRational(t.toStdString()));
     });
     scale_->setPlaceholderText("default");
     decay_ = rationalField("decay a", false, [](LayerSpec& l, const QString& t) {
-        l.mixer.a = attnlab::parseRational(t.toStdString());
+        l.mixer.a = parseRational(t.toStdString());
     });
 
     auto* global = new QFormLayout;
@@ -177,66 +189,78 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     layout->addStretch();
 
     connect(precision_, &QComboBox::activated, this, [this](int i) {
+        const auto precision = enumAt<Precision>(precision_, i);
         editScenario("set precision " + precision_->itemText(i),
-                     [i](Scenario& s) { s.precision = attnlab::Precision(i); });
+                     [precision](Scenario& s) { s.precision = precision; });
     });
     connect(backend_, &QComboBox::activated, this, [this](int i) {
-        const auto choice = attnlab::BackendChoice(backend_->itemData(i).toInt());
-        editScenario("compute on " + QString::fromStdString(attnlab::backendChoiceName(choice)),
+        const auto choice = enumAt<BackendChoice>(backend_, i);
+        editScenario("compute on " + QString::fromStdString(backendChoiceName(choice)),
                      [choice](Scenario& s) { s.backend = choice; });
     });
     connect(positional_, &QComboBox::activated, this, [this](int i) {
-        editScenario("positions: " + positional_->itemText(i), [i](Scenario& s) {
+        const auto kind = enumAt<PositionalSpec::Kind>(positional_, i);
+        editScenario("positions: " + positional_->itemText(i), [kind](Scenario& s) {
             PositionalSpec p;
-            p.kind = PositionalSpec::Kind(i);
+            p.kind = kind;
             p.offset = s.model.positional.offset;
             s.model.positional = p;
         });
     });
     connect(offset_, &QSpinBox::valueChanged, this, [this](int v) {
-        editScenario("position offset", [v](Scenario& s) { s.model.positional.offset = v; });
+        editScenario(
+            "position offset", [v](Scenario& s) { s.model.positional.offset = v; },
+            "position offset");
     });
     connect(ropeBase_, &QLineEdit::editingFinished, this, [this] {
         bool ok = false;
         const double base = ropeBase_->text().toDouble(&ok);
-        if (!ropeBase_->text().isEmpty() && (!ok || !(base > 1))) {
+        if (!ropeBase_->text().isEmpty() && (!ok || !isValidRopeBase(base))) {
             emit document_->refused("RoPE base: '" + ropeBase_->text() +
                                     "' is not a number above 1 — the previous value is kept");
             refresh();
             return;
         }
         editScenario("RoPE base",
-                     [&](Scenario& s) { s.model.positional.base = ok ? base : 10000; });
+                     [&](Scenario& s) { s.model.positional.base = ok ? base : kDefaultRopeBase; });
     });
     connect(alibiCausal_, &QCheckBox::toggled, this, [this](bool on) {
         editScenario("ALiBi causal", [on](Scenario& s) { s.model.positional.causal = on; });
     });
     connect(layerCount_, &QSpinBox::valueChanged, this, [this](int count) {
-        editScenario(QString("%1 layers").arg(count), [count](Scenario& s) {
-            s.model.layers.resize(std::size_t(count), s.model.layers.back());
-        });
+        editScenario(
+            QString("%1 layers").arg(count),
+            [count](Scenario& s) {
+                s.model.layers.resize(std::size_t(count), s.model.layers.back());
+            },
+            "layer count");
     });
     connect(layer_, &QComboBox::currentIndexChanged, this, [this](int i) {
         refresh();
         emit layerSelected(i);
     });
     connect(heads_, &QSpinBox::valueChanged, this, [this](int h) {
-        editLayer(QString("%1 heads").arg(h), [h](LayerSpec& l) { l.heads = h; });
+        editLayer(
+            QString("%1 heads").arg(h), [h](LayerSpec& l) { l.heads = h; }, "heads");
     });
     connect(residual_, &QCheckBox::toggled, this,
             [this](bool on) { editLayer("residual", [on](LayerSpec& l) { l.residual = on; }); });
     connect(mixer_, &QComboBox::activated, this, [this](int i) {
-        editLayer("mixer " + mixer_->itemText(i),
-                  [i](LayerSpec& l) { l.mixer.kind = MixerSpec::Kind(i); });
+        const auto kind = enumAt<MixerSpec::Kind>(mixer_, i);
+        editLayer("mixer " + mixer_->itemText(i), [kind](LayerSpec& l) { l.mixer.kind = kind; });
     });
-    connect(tile_, &QSpinBox::valueChanged, this,
-            [this](int t) { editLayer("tile", [t](LayerSpec& l) { l.mixer.tile = t; }); });
+    connect(tile_, &QSpinBox::valueChanged, this, [this](int t) {
+        editLayer(
+            "tile", [t](LayerSpec& l) { l.mixer.tile = t; }, "tile");
+    });
     connect(bidirectional_, &QCheckBox::toggled, this, [this](bool on) {
         editLayer("bidirectional", [on](LayerSpec& l) { l.mixer.bidirectional = on; });
     });
-    connect(chunk_, &QSpinBox::valueChanged, this,
-            [this](int c) { editLayer("chunk", [c](LayerSpec& l) { l.mixer.chunk = c; }); });
-    connect(mask_, &MaskEditor::maskEdited, this, [this](const attnlab::MaskSpec& m) {
+    connect(chunk_, &QSpinBox::valueChanged, this, [this](int c) {
+        editLayer(
+            "chunk", [c](LayerSpec& l) { l.mixer.chunk = c; }, "chunk");
+    });
+    connect(mask_, &MaskEditor::maskEdited, this, [this](const MaskSpec& m) {
         editLayer("mask " + QString::fromStdString(m.describe()),
                   [&](LayerSpec& l) { l.mask = m; });
     });
@@ -251,7 +275,7 @@ QLineEdit* ModelEditor::rationalField(const QString& what, bool optional,
     connect(field, &QLineEdit::editingFinished, this, [this, field, what, optional, set] {
         const QString text = field->text().trimmed();
         try {
-            if (!(optional && text.isEmpty())) attnlab::parseRational(text.toStdString());
+            if (!(optional && text.isEmpty())) parseRational(text.toStdString());
         } catch (const std::exception& e) {
             emit document_->refused(what + ": " + e.what() + " — the previous value is kept");
             refresh();
@@ -268,9 +292,11 @@ QWidget* ModelEditor::weightRow(int index) {
     h->setContentsMargins(0, 0, 0, 0);
     WeightControls& c = weights_[index];
     c.kind = new QComboBox;
-    c.kind->addItems({"absent", "identity", "random", "values"});
-    if (index < 3)
-        qobject_cast<QStandardItemModel*>(c.kind->model())->item(Absent)->setEnabled(false);
+    for (const auto& [name, kind] :
+         {std::pair{"absent", WeightKind::Absent}, std::pair{"identity", WeightKind::Identity},
+          std::pair{"random", WeightKind::Random}, std::pair{"values", WeightKind::Values}})
+        addEnumItem(c.kind, name, kind);
+    if (index < 3) itemOf(c.kind, WeightKind::Absent)->setEnabled(false);
     c.seed = spin(0, 1 << 30);
     c.seed->setPrefix("seed ");
     c.scale = new QLineEdit;
@@ -287,69 +313,60 @@ QWidget* ModelEditor::weightRow(int index) {
     connect(edit, &QToolButton::clicked, this, [this, index] { editWeight(index); });
     const QString name = kWeightNames[index];
     // Rebuilds the matrix from the controls: random takes seed and scale, values stay as given.
-    auto apply = [this, index, name] {
+    auto apply = [this, index, name](const QString& field) {
         const WeightControls& w = weights_[index];
-        const int kind = w.kind->currentIndex();
-        attnlab::Rational scale = 1;
+        const auto kind = enumAt<WeightKind>(w.kind, w.kind->currentIndex());
+        Rational scale = 1;
         try {
             if (!w.scale->text().trimmed().isEmpty())
-                scale = attnlab::parseRational(w.scale->text().trimmed().toStdString());
+                scale = parseRational(w.scale->text().trimmed().toStdString());
         } catch (const std::exception& e) {
             emit document_->refused(name + " scale: " + e.what() + " — the previous value is kept");
             refresh();
             return;
         }
-        editLayer(name + " weights", [&](LayerSpec& l) {
-            const MatrixSpec* current = weightOf(l, index);
-            if (kind == Absent)
-                setWeight(l, index, std::nullopt);
-            else if (kind == Identity)
-                setWeight(l, index, MatrixSpec::identity());
-            else if (kind == Random)
-                setWeight(l, index, MatrixSpec::random(std::uint64_t(w.seed->value()), scale));
-            else if (current && current->kind == MatrixSpec::Kind::Values)
-                setWeight(l, index, *current);
-        });
+        editLayer(
+            name + " weights",
+            [&](LayerSpec& l) {
+                const MatrixSpec* current = weightOf(l, index);
+                if (kind == WeightKind::Absent)
+                    setWeight(l, index, std::nullopt);
+                else if (kind == WeightKind::Identity)
+                    setWeight(l, index, MatrixSpec::identity());
+                else if (kind == WeightKind::Random)
+                    setWeight(l, index, MatrixSpec::random(std::uint64_t(w.seed->value()), scale));
+                else if (current && current->kind == MatrixSpec::Kind::Values)
+                    setWeight(l, index, *current);
+            },
+            field);
     };
-    connect(c.kind, &QComboBox::activated, this, apply);
-    connect(c.seed, &QSpinBox::valueChanged, this, apply);
-    connect(c.scale, &QLineEdit::editingFinished, this, apply);
+    connect(c.kind, &QComboBox::activated, this, [apply] { apply(QString()); });
+    connect(c.seed, &QSpinBox::valueChanged, this, [apply, name] { apply(name + " seed"); });
+    connect(c.scale, &QLineEdit::editingFinished, this, [apply] { apply(QString()); });
     return row;
 }
 
 MatrixDialog* ModelEditor::editWeight(int index) {
     const Scenario& s = document_->scenario();
     const std::size_t layer = std::size_t(currentLayer());
-    attnlab::Matrix<attnlab::Rational> values;
+    std::optional<Matrix<Rational>> values;
     try {
         // The numbers the model computes with now, as exact values (floats by their decimals).
-        attnlab::withScalar(s.precision, [&]<class T>() {
-            const attnlab::Model<T> model(s.model, s.d());
-            const attnlab::LayerWeights<T>& w = model.weights(layer);
-            const std::optional<attnlab::Matrix<T>> m = index == 0   ? w.wq
-                                                        : index == 1 ? w.wk
-                                                        : index == 2 ? w.wv
-                                                        : index == 3 ? w.wo
-                                                                     : w.ffn;
-            if (!m)
-                throw attnlab::InputError(std::string(kWeightNames[index]) +
-                                          " is absent: choose identity or random first");
-            values = m->unaryExpr([](const T& v) {
-                if constexpr (attnlab::ScalarOps<T>::exact)
-                    return v;
-                else
-                    return attnlab::decimalRational(double(v));
-            });
-        });
+        values = weightValues(s, layer, kWeights[index]);
     } catch (const std::exception& e) {
         emit document_->refused(e.what());
         return nullptr;
     }
-    auto* dialog =
-        new MatrixDialog(QString("Layer %1: %2").arg(layer).arg(kWeightNames[index]), values, this);
+    if (!values) {
+        emit document_->refused(QString(kWeightNames[index]) +
+                                " is absent: choose identity or random first");
+        return nullptr;
+    }
+    auto* dialog = new MatrixDialog(QString("Layer %1: %2").arg(layer).arg(kWeightNames[index]),
+                                    *values, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, index] {
-        const attnlab::Matrix<attnlab::Rational> edited = dialog->values();
+        const Matrix<Rational> edited = dialog->values();
         editLayer(QString("%1 values").arg(kWeightNames[index]),
                   [&](LayerSpec& l) { setWeight(l, index, MatrixSpec::given(edited)); });
     });
@@ -365,17 +382,22 @@ void ModelEditor::setCurrentLayer(int layer) {
     layer_->setCurrentIndex(layer);
 }
 
-void ModelEditor::editScenario(const QString& what, const std::function<void(Scenario&)>& change) {
+void ModelEditor::editScenario(const QString& what, const std::function<void(Scenario&)>& change,
+                               const QString& field) {
     Scenario next = document_->scenario();
     change(next);
-    if (!document_->editScenario(std::move(next), what)) refresh();
+    if (!document_->editScenario(std::move(next), what, field)) refresh();
 }
 
-void ModelEditor::editLayer(const QString& what, const std::function<void(LayerSpec&)>& change) {
+void ModelEditor::editLayer(const QString& what, const std::function<void(LayerSpec&)>& change,
+                            const QString& field) {
     const std::size_t index = std::size_t(currentLayer());
-    editScenario(QString("layer %1: %2").arg(index).arg(what), [&](Scenario& s) {
-        if (index < s.model.layers.size()) change(s.model.layers[index]);
-    });
+    editScenario(
+        QString("layer %1: %2").arg(index).arg(what),
+        [&](Scenario& s) {
+            if (index < s.model.layers.size()) change(s.model.layers[index]);
+        },
+        field.isEmpty() ? QString() : QString("layer %1: %2").arg(index).arg(field));
 }
 
 void ModelEditor::refresh() {
@@ -386,12 +408,12 @@ void ModelEditor::refresh() {
         if (w != mask_ && !mask_->isAncestorOf(w))
             blockers.push_back(std::make_unique<QSignalBlocker>(w));
 
-    precision_->setCurrentIndex(int(s.precision));
-    backend_->setCurrentIndex(backend_->findData(int(s.backend)));
+    selectEnum(precision_, s.precision);
+    selectEnum(backend_, s.backend);
     const PositionalSpec& p = s.model.positional;
-    positional_->setCurrentIndex(int(p.kind));
+    selectEnum(positional_, p.kind);
     offset_->setValue(int(p.offset));
-    ropeBase_->setText(p.base == 10000 ? QString() : QString::number(p.base, 'g', 17));
+    ropeBase_->setText(p.base == kDefaultRopeBase ? QString() : QString::number(p.base, 'g', 17));
     ropeBase_->setEnabled(p.kind == PositionalSpec::Kind::Rope);
     alibiCausal_->setChecked(p.causal);
     alibiCausal_->setEnabled(p.kind == PositionalSpec::Kind::Alibi);
@@ -408,12 +430,12 @@ void ModelEditor::refresh() {
     const LayerSpec& l = s.model.layers[std::size_t(current)];
     heads_->setValue(l.heads);
     residual_->setChecked(l.residual);
-    mixer_->setCurrentIndex(int(l.mixer.kind));
-    scale_->setText(l.mixer.scale ? QString::fromStdString(attnlab::rationalText(*l.mixer.scale))
+    selectEnum(mixer_, l.mixer.kind);
+    scale_->setText(l.mixer.scale ? QString::fromStdString(rationalText(*l.mixer.scale))
                                   : QString());
     tile_->setValue(l.mixer.tile);
     const bool ssm = l.mixer.kind == MixerSpec::Kind::Ssm;
-    decay_->setText(QString::fromStdString(attnlab::rationalText(l.mixer.a)));
+    decay_->setText(QString::fromStdString(rationalText(l.mixer.a)));
     for (QWidget* w : std::initializer_list<QWidget*>{decay_, bidirectional_, chunk_})
         w->setEnabled(ssm);
     scale_->setEnabled(!ssm);
@@ -422,26 +444,25 @@ void ModelEditor::refresh() {
     for (int i = 0; i < 5; ++i) {
         const MatrixSpec* m = weightOf(l, i);
         WeightControls& c = weights_[i];
-        const int kind = !m                                      ? Absent
-                         : m->kind == MatrixSpec::Kind::Identity ? Identity
-                         : m->kind == MatrixSpec::Kind::Random   ? Random
-                                                                 : Values;
-        c.kind->setCurrentIndex(kind);
-        qobject_cast<QStandardItemModel*>(c.kind->model())
-            ->item(Values)
-            ->setEnabled(kind == Values);
-        c.seed->setEnabled(kind == Random);
-        c.scale->setEnabled(kind == Random);
-        if (kind == Random) {
+        const WeightKind kind = !m                                      ? WeightKind::Absent
+                                : m->kind == MatrixSpec::Kind::Identity ? WeightKind::Identity
+                                : m->kind == MatrixSpec::Kind::Random   ? WeightKind::Random
+                                                                        : WeightKind::Values;
+        selectEnum(c.kind, kind);
+        itemOf(c.kind, WeightKind::Values)->setEnabled(kind == WeightKind::Values);
+        c.seed->setEnabled(kind == WeightKind::Random);
+        c.scale->setEnabled(kind == WeightKind::Random);
+        if (kind == WeightKind::Random) {
             c.seed->setValue(int(m->seed));
-            c.scale->setText(m->scale == 1
-                                 ? QString()
-                                 : QString::fromStdString(attnlab::rationalText(m->scale)));
+            c.scale->setText(m->scale == 1 ? QString()
+                                           : QString::fromStdString(rationalText(m->scale)));
         }
-        if (kind == Values)
+        if (kind == WeightKind::Values)
             c.kind->setToolTip(
                 QString("%1 × %2 given values").arg(m->values.rows()).arg(m->values.cols()));
     }
     blockers.clear();
     mask_->setMask(l.mask, s.n());
 }
+
+} // namespace attnlab::ui

@@ -12,12 +12,15 @@ class QComboBox;
 class QFormLayout;
 class QLineEdit;
 class QSpinBox;
-class MaskEditor;
-class ScenarioDocument;
 namespace attnlab {
 struct Scenario;
 struct LayerSpec;
 } // namespace attnlab
+
+namespace attnlab::ui {
+
+class MaskEditor;
+class ScenarioDocument;
 
 class ModelEditor : public QWidget {
     Q_OBJECT
@@ -39,12 +42,16 @@ signals:
 
 private:
     void refresh();
-    /// Applies `change` to a copy of the scenario and sends it as the edit `what`.
-    void editScenario(const QString& what, const std::function<void(attnlab::Scenario&)>& change);
-    void editLayer(const QString& what, const std::function<void(attnlab::LayerSpec&)>& change);
+    /// Applies `change` to a copy of the scenario and sends it as the edit `what` of `field`
+    /// (ScenarioDocument::edit: consecutive edits of one field are one undo step).
+    void editScenario(const QString& what, const std::function<void(Scenario&)>& change,
+                      const QString& field = QString());
+    /// The same for the selected layer; the field is that layer's.
+    void editLayer(const QString& what, const std::function<void(LayerSpec&)>& change,
+                   const QString& field = QString());
     /// A text field holding an exact number; empty means "default" where `optional`.
     QLineEdit* rationalField(const QString& what, bool optional,
-                             const std::function<void(attnlab::LayerSpec&, const QString&)>& set);
+                             const std::function<void(LayerSpec&, const QString&)>& set);
     QWidget* weightRow(int index);
 
     ScenarioDocument* document_;
@@ -72,3 +79,5 @@ private:
     WeightControls weights_[5];
     MaskEditor* mask_;
 };
+
+} // namespace attnlab::ui

@@ -1,7 +1,9 @@
 // Token table adapter.
 #include "ui/editors/token_table_model.h"
 
-void TokenTableModel::setValues(attnlab::Matrix<attnlab::Rational> values) {
+namespace attnlab::ui {
+
+void TokenTableModel::setValues(Matrix<Rational> values) {
     if (values.rows() == values_.rows() && values.cols() == values_.cols()) {
         values_ = std::move(values);
         if (values_.size() > 0)
@@ -23,17 +25,16 @@ int TokenTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant TokenTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
-    const attnlab::Rational& q = values_(index.row(), index.column());
-    if (role == Qt::EditRole) return QString::fromStdString(attnlab::rationalText(q));
+    const Rational& q = values_(index.row(), index.column());
+    if (role == Qt::EditRole) return QString::fromStdString(rationalText(q));
     if (role == Qt::DisplayRole) {
         // Small fractions read best as written (1/3); drawn floats as decimals (0.5057; the cell
         // editor and tooltip keep every digit).
-        if (q.get_den() < 1000) return QString::fromStdString(attnlab::rationalText(q));
-        return QString::number(attnlab::toDouble(q), 'g', 4);
+        if (q.get_den() < 1000) return QString::fromStdString(rationalText(q));
+        return QString::number(toDouble(q), 'g', 4);
     }
     if (role == Qt::ToolTipRole)
-        return QString("≈ %1").arg(attnlab::toDouble(values_(index.row(), index.column())), 0, 'g',
-                                   12);
+        return QString("≈ %1").arg(toDouble(values_(index.row(), index.column())), 0, 'g', 12);
     if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -51,10 +52,9 @@ Qt::ItemFlags TokenTableModel::flags(const QModelIndex& index) const {
 bool TokenTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (!index.isValid() || role != Qt::EditRole) return false;
     try {
-        const attnlab::Rational q =
-            attnlab::parseRational(value.toString().trimmed().toStdString());
+        const Rational q = parseRational(value.toString().trimmed().toStdString());
         if (q == values_(index.row(), index.column())) return true;
-        attnlab::Matrix<attnlab::Rational> next = values_;
+        Matrix<Rational> next = values_;
         next(index.row(), index.column()) = q;
         emit edited(next, QString("edit %1%2[%3]")
                               .arg(rowPrefix_ == "x" ? "token x" : "entry ")
@@ -70,3 +70,5 @@ bool TokenTableModel::setData(const QModelIndex& index, const QVariant& value, i
         return false;
     }
 }
+
+} // namespace attnlab::ui

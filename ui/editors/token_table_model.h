@@ -7,14 +7,16 @@
 
 #include <QAbstractTableModel>
 
+namespace attnlab::ui {
+
 class TokenTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     using QAbstractTableModel::QAbstractTableModel;
 
     /// Shows `values` (exact) as the table.
-    void setValues(attnlab::Matrix<attnlab::Rational> values);
-    const attnlab::Matrix<attnlab::Rational>& values() const { return values_; }
+    void setValues(Matrix<Rational> values);
+    const Matrix<Rational>& values() const { return values_; }
     /// Header labels: rows `row0, row1, ...`, columns `col0, ...` (tokens: "x" and "d").
     void setHeaderPrefixes(const QString& row, const QString& col) {
         rowPrefix_ = row;
@@ -31,10 +33,12 @@ public:
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
 
 signals:
-    void edited(const attnlab::Matrix<attnlab::Rational>& values, const QString& what);
+    void edited(const Matrix<Rational>& values, const QString& what);
     void refused(const QString& message);
 
 private:
-    attnlab::Matrix<attnlab::Rational> values_;
+    Matrix<Rational> values_;
     QString rowPrefix_ = "x", colPrefix_ = "d";
 };
+
+} // namespace attnlab::ui

@@ -2,9 +2,11 @@
 #include "ui/editors/tokens_editor.h"
 
 #include "core/base/error.h"
+#include "core/explore/editable_values.h"
 #include "core/io/npy.h"
 #include "core/io/table_text.h"
 #include "ui/document/scenario_document.h"
+#include "ui/editors/enum_combo.h"
 #include "ui/editors/token_table_model.h"
 
 #include <QApplication>
@@ -25,9 +27,7 @@
 #include <fstream>
 #include <sstream>
 
-using attnlab::Matrix;
-using attnlab::Rational;
-using attnlab::TokenSpec;
+namespace attnlab::ui {
 
 namespace {
 
@@ -75,7 +75,10 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
         shape->addWidget(b);
     shape->addStretch();
 
-    generator_->addItems({"random", "one-hot", "arange"});
+    for (const auto& [name, kind] : {std::pair{"random", TokenSpec::Kind::Random},
+                                     std::pair{"one-hot", TokenSpec::Kind::OneHot},
+                                     std::pair{"arange", TokenSpec::Kind::Arange}})
+        addEnumItem(generator_, name, kind);
     rows_->setRange(1, 1 << 16);
     cols_->setRange(1, 4096);
     seed_->setRange(0, 1 << 30);
@@ -112,23 +115,17 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
     });
     connect(generateButton, &QPushButton::clicked, this, &TokensEditor::generate);
     connect(generator_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        cols_->setEnabled(i != 1);
-        seed_->setEnabled(i == 0);
+        const auto kind = enumAt<TokenSpec::Kind>(generator_, i);
+        cols_->setEnabled(kind != TokenSpec::Kind::OneHot);
+        seed_->setEnabled(kind == TokenSpec::Kind::Random);
     });
     connect(document_, &ScenarioDocument::changed, this, &TokensEditor::refresh);
     refresh();
 }
 
 void TokensEditor::refresh() {
-    const attnlab::Scenario& s = document_->scenario();
-    Matrix<Rational> values;
-    if (s.tokens.kind == TokenSpec::Kind::Values || s.precision == attnlab::Precision::Exact) {
-        values = s.tokens.materialize<Rational>();
-    } else {
-        const Matrix<double> x = s.tokens.materialize<double>();
-        values = x.unaryExpr([](double v) { return attnlab::decimalRational(v); });
-    }
-    model_->setValues(std::move(values));
+    const Scenario& s = document_->scenario();
+    model_->setValues(tokenValues(s));
     source_->setText(
         QString("%1 tokens × %2 features: %3").arg(s.n()).arg(s.d()).arg(describe(s.tokens)));
     rows_->setValue(s.n());
@@ -136,7 +133,7 @@ void TokensEditor::refresh() {
 }
 
 void TokensEditor::setValues(const Matrix<Rational>& values, const QString& what) {
-    attnlab::Scenario next = document_->scenario();
+    Scenario next = document_->scenario();
     next.tokens = TokenSpec::given(values);
     next.permutation = next.permutation.resizedTo(int(values.rows()));
     document_->editScenario(std::move(next), what);
@@ -147,22 +144,17 @@ void TokensEditor::resize(int rows, int cols, const QString& what) {
         emit document_->refused("the tokens need at least one row and one column");
         return;
     }
-    Matrix<Rational> next = Matrix<Rational>::Zero(rows, cols);
-    const Matrix<Rational>& old = model_->values();
-    const Eigen::Index r = std::min<Eigen::Index>(rows, old.rows());
-    const Eigen::Index c = std::min<Eigen::Index>(cols, old.cols());
-    next.topLeftCorner(r, c) = old.topLeftCorner(r, c);
-    setValues(next, what);
+    setValues(resizedValues(model_->values(), rows, cols), what);
 }
 
 void TokensEditor::generate() {
-    attnlab::Scenario next = document_->scenario();
-    switch (generator_->currentIndex()) {
-    case 0:
+    Scenario next = document_->scenario();
+    switch (enumAt<TokenSpec::Kind>(generator_, generator_->currentIndex())) {
+    case TokenSpec::Kind::Random:
         next.tokens =
             TokenSpec::random(rows_->value(), cols_->value(), std::uint64_t(seed_->value()));
         break;
-    case 1:
+    case TokenSpec::Kind::OneHot:
         next.tokens = TokenSpec::oneHot(rows_->value());
         break;
     default:
@@ -175,16 +167,11 @@ void TokensEditor::generate() {
 
 void TokensEditor::pasteText(const QString& text) {
     try {
-        const Matrix<Rational> block = attnlab::parseTable(text.toStdString());
+        const Matrix<Rational> block = parseTable(text.toStdString());
         const QModelIndex at = table_->currentIndex();
         const int r0 = at.isValid() ? at.row() : 0, c0 = at.isValid() ? at.column() : 0;
-        const Matrix<Rational>& old = model_->values();
-        const Eigen::Index rows = std::max<Eigen::Index>(old.rows(), r0 + block.rows());
-        const Eigen::Index cols = std::max<Eigen::Index>(old.cols(), c0 + block.cols());
-        Matrix<Rational> next = Matrix<Rational>::Zero(rows, cols);
-        next.topLeftCorner(old.rows(), old.cols()) = old;
-        next.block(r0, c0, block.rows(), block.cols()) = block;
-        setValues(next, QString("paste %1 × %2 tokens").arg(block.rows()).arg(block.cols()));
+        setValues(pastedValues(model_->values(), block, r0, c0),
+                  QString("paste %1 × %2 tokens").arg(block.rows()).arg(block.cols()));
     } catch (const std::exception& e) {
         emit document_->refused(QString("paste: %1 — nothing was changed").arg(e.what()));
     }
@@ -195,13 +182,12 @@ void TokensEditor::importFile(const QString& path) {
         Matrix<Rational> values;
         if (path.endsWith(".npy", Qt::CaseInsensitive)) {
             std::ifstream in(path.toStdString(), std::ios::binary);
-            if (!in) throw attnlab::InputError(path.toStdString() + ": cannot be read");
+            if (!in) throw InputError(path.toStdString() + ": cannot be read");
             std::ostringstream bytes;
             bytes << in.rdbuf();
-            const Eigen::MatrixXd m = attnlab::parseNpy(bytes.str());
-            values = m.unaryExpr([](double v) { return attnlab::decimalRational(v); });
+            values = decimalValues(parseNpy(bytes.str()));
         } else {
-            values = attnlab::loadTableFile(path.toStdString());
+            values = loadTableFile(path.toStdString());
         }
         setValues(values, "import tokens from " + QFileInfo(path).fileName());
     } catch (const std::exception& e) {
@@ -217,3 +203,5 @@ bool TokensEditor::eventFilter(QObject* watched, QEvent* event) {
     }
     return QWidget::eventFilter(watched, event);
 }
+
+} // namespace attnlab::ui

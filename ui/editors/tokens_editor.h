@@ -11,6 +11,9 @@ class QLabel;
 class QSpinBox;
 class QComboBox;
 class QTableView;
+
+namespace attnlab::ui {
+
 class ScenarioDocument;
 class TokenTableModel;
 
@@ -34,7 +37,7 @@ protected:
 private:
     void refresh();
     void resize(int rows, int cols, const QString& what);
-    void setValues(const attnlab::Matrix<attnlab::Rational>& values, const QString& what);
+    void setValues(const Matrix<Rational>& values, const QString& what);
 
     ScenarioDocument* document_;
     TokenTableModel* model_;
@@ -45,3 +48,5 @@ private:
     QSpinBox* cols_;
     QSpinBox* seed_;
 };
+
+} // namespace attnlab::ui

@@ -2,6 +2,7 @@
 #include "ui/editors/transform_editor.h"
 
 #include "ui/document/scenario_document.h"
+#include "ui/editors/enum_combo.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -15,8 +16,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-using attnlab::PermutationSpec;
-using attnlab::Transform;
+namespace attnlab::ui {
 
 TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), kind_(new QComboBox), pages_(new QStackedWidget),
@@ -25,7 +25,11 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
       delta_(new QLineEdit), summary_(new QLabel) {
     kind_->setObjectName("transformKind");
     shift_->setObjectName("shift");
-    kind_->addItems({"permutation σ", "shift positions by c", "perturb one entry"});
+    // In the order of the pages below.
+    for (const auto& [name, kind] : {std::pair{"permutation σ", Transform::Kind::Permutation},
+                                     std::pair{"shift positions by c", Transform::Kind::Shift},
+                                     std::pair{"perturb one entry", Transform::Kind::Perturbation}})
+        addEnumItem(kind_, QString::fromUtf8(name), kind);
     summary_->setWordWrap(true);
 
     auto* perm = new QWidget;
@@ -79,7 +83,7 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
 
     connect(kind_, &QComboBox::activated, this, [this](int i) {
         ExplorerState next = document_->state();
-        next.transform.kind = Transform::Kind(i);
+        next.transform.kind = enumAt<Transform::Kind>(kind_, i);
         edit(next, "transformation: " + kind_->itemText(i));
     });
     connect(order_->model(), &QAbstractItemModel::rowsMoved, this, [this] {
@@ -107,30 +111,30 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     connect(shift_, &QSpinBox::valueChanged, this, [this](int c) {
         ExplorerState next = document_->state();
         next.transform.shift = c;
-        edit(next, QString("shift by %1").arg(c));
+        edit(next, QString("shift by %1").arg(c), "shift");
     });
-    auto perturb = [this] {
+    auto perturb = [this](const QString& field) {
         ExplorerState next = document_->state();
         next.transform.token = token_->value();
         next.transform.feature = feature_->value();
         try {
-            next.transform.delta = attnlab::parseRational(delta_->text().trimmed().toStdString());
+            next.transform.delta = parseRational(delta_->text().trimmed().toStdString());
         } catch (const std::exception& e) {
             emit document_->refused(QString("δ: ") + e.what() + " — the previous value is kept");
             refresh();
             return;
         }
-        edit(next, "perturbation " + QString::fromStdString(next.transform.describe()));
+        edit(next, "perturbation " + QString::fromStdString(next.transform.describe()), field);
     };
-    connect(token_, &QSpinBox::valueChanged, this, perturb);
-    connect(feature_, &QSpinBox::valueChanged, this, perturb);
-    connect(delta_, &QLineEdit::editingFinished, this, perturb);
+    connect(token_, &QSpinBox::valueChanged, this, [perturb] { perturb("perturbed token"); });
+    connect(feature_, &QSpinBox::valueChanged, this, [perturb] { perturb("perturbed feature"); });
+    connect(delta_, &QLineEdit::editingFinished, this, [perturb] { perturb(QString()); });
     connect(document_, &ScenarioDocument::changed, this, &TransformEditor::refresh);
     refresh();
 }
 
-void TransformEditor::edit(const ExplorerState& next, const QString& what) {
-    if (!document_->edit(next, what)) refresh();
+void TransformEditor::edit(const ExplorerState& next, const QString& what, const QString& field) {
+    if (!document_->edit(next, what, field)) refresh();
 }
 
 void TransformEditor::setPermutation(const PermutationSpec& spec, const QString& what) {
@@ -148,7 +152,7 @@ void TransformEditor::applyCycles(const QString& text) {
 }
 
 void TransformEditor::swap(int i, int j) {
-    const attnlab::Scenario& s = document_->scenario();
+    const Scenario& s = document_->scenario();
     if (i == j || i < 0 || j < 0 || i >= s.n() || j >= s.n()) return;
     PermutationSpec spec;
     spec.kind = PermutationSpec::Kind::Images;
@@ -158,7 +162,7 @@ void TransformEditor::swap(int i, int j) {
 }
 
 void TransformEditor::refresh() {
-    const attnlab::Scenario& s = document_->scenario();
+    const Scenario& s = document_->scenario();
     const Transform& t = document_->transform();
     const QList<QWidget*> controls = findChildren<QWidget*>();
     std::vector<std::unique_ptr<QSignalBlocker>> blockers;
@@ -166,9 +170,9 @@ void TransformEditor::refresh() {
         blockers.push_back(std::make_unique<QSignalBlocker>(w));
     blockers.push_back(std::make_unique<QSignalBlocker>(order_->model()));
 
-    kind_->setCurrentIndex(int(t.kind));
-    pages_->setCurrentIndex(int(t.kind));
-    const attnlab::Permutation sigma = s.permutation.resolve(s.n());
+    selectEnum(kind_, t.kind);
+    pages_->setCurrentIndex(kind_->currentIndex());
+    const Permutation sigma = s.permutation.resolve(s.n());
     order_->clear();
     for (int i = 0; i < sigma.size(); ++i) {
         auto* item = new QListWidgetItem(QString("row %1 ← token %2").arg(i).arg(sigma(i)));
@@ -183,8 +187,10 @@ void TransformEditor::refresh() {
     shift_->setValue(int(t.shift));
     token_->setValue(t.token);
     feature_->setValue(t.feature);
-    delta_->setText(QString::fromStdString(attnlab::rationalText(t.delta)));
+    delta_->setText(QString::fromStdString(rationalText(t.delta)));
     summary_->setText(t.kind == Transform::Kind::Permutation
                           ? QString("σ = %1").arg(QString::fromStdString(sigma.cycles()))
                           : QString::fromStdString(t.describe()));
 }
+
+} // namespace attnlab::ui

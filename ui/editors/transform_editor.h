@@ -12,11 +12,14 @@ class QListWidget;
 class QSpinBox;
 class QStackedWidget;
 class QLabel;
-class ScenarioDocument;
-struct ExplorerState;
 namespace attnlab {
 struct PermutationSpec;
-}
+} // namespace attnlab
+
+namespace attnlab::ui {
+
+class ScenarioDocument;
+struct ExplorerState;
 
 class TransformEditor : public QWidget {
     Q_OBJECT
@@ -32,8 +35,9 @@ public:
 
 private:
     void refresh();
-    void setPermutation(const attnlab::PermutationSpec& spec, const QString& what);
-    void edit(const ExplorerState& next, const QString& what);
+    void setPermutation(const PermutationSpec& spec, const QString& what);
+    /// Sends `next` to the document as the edit `what` of `field` (ScenarioDocument::edit).
+    void edit(const ExplorerState& next, const QString& what, const QString& field = QString());
 
     ScenarioDocument* document_;
     QComboBox* kind_;
@@ -49,3 +53,5 @@ private:
     QLineEdit* delta_;
     QLabel* summary_;
 };
+
+} // namespace attnlab::ui

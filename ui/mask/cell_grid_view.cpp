@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace attnlab::ui {
+
 namespace {
 // Cells narrower than this are drawn as an image (no grid lines, no patterns).
 constexpr double kMinPatternCell = 6.0;
@@ -175,3 +177,5 @@ void CellGridView::paintAxes(QPainter& painter, const Geometry& g) const {
                      tr("query s"));
     painter.restore();
 }
+
+} // namespace attnlab::ui

@@ -8,6 +8,8 @@
 
 #include <vector>
 
+namespace attnlab::ui {
+
 class CellGridView : public QWidget {
     Q_OBJECT
 public:
@@ -49,3 +51,5 @@ private:
     int n_ = 0;
     std::vector<unsigned char> cats_;
 };
+
+} // namespace attnlab::ui

@@ -10,8 +10,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-using attnlab::TileMap;
-using attnlab::TileState;
+namespace attnlab::ui {
 
 // The n x n cells, each coloured by the state of the tile it falls in, with tile borders.
 class TileGridView : public CellGridView {
@@ -82,7 +81,7 @@ MaskBlockView::MaskBlockView(QWidget* parent)
     connect(tile_, &QSpinBox::valueChanged, this, &MaskBlockView::refresh);
 }
 
-void MaskBlockView::setMask(const attnlab::BoolMatrix& mask) {
+void MaskBlockView::setMask(const BoolMatrix& mask) {
     mask_ = mask;
     refresh();
 }
@@ -95,7 +94,7 @@ int MaskBlockView::tile() const {
 }
 
 void MaskBlockView::refresh() {
-    map_ = attnlab::classifyTiles(mask_, tile_->value()); // the spin box refuses tile < 1
+    map_ = classifyTiles(mask_, tile_->value()); // the spin box refuses tile < 1
     grid_->setTiles(static_cast<int>(mask_.rows()), map_);
     const QPalette& p = palette();
     const bool ragged = mask_.rows() % map_.tile != 0;
@@ -113,3 +112,5 @@ void MaskBlockView::refresh() {
             .arg(100.0 * map_.skippedFraction(), 0, 'f', 1)
             .arg(100.0 * map_.allowedFraction(), 0, 'f', 1));
 }
+
+} // namespace attnlab::ui

@@ -9,6 +9,9 @@
 
 class QLabel;
 class QSpinBox;
+
+namespace attnlab::ui {
+
 class TileGridView;
 
 class MaskBlockView : public QWidget {
@@ -16,11 +19,11 @@ class MaskBlockView : public QWidget {
 public:
     explicit MaskBlockView(QWidget* parent = nullptr);
     /// Shows the tiles of `mask` (square) at the current tile size.
-    void setMask(const attnlab::BoolMatrix& mask);
+    void setMask(const BoolMatrix& mask);
     void setTile(int tile);
     int tile() const;
     /// The classification on display.
-    const attnlab::TileMap& tileMap() const { return map_; }
+    const TileMap& tileMap() const { return map_; }
 
 private:
     void refresh();
@@ -28,6 +31,8 @@ private:
     QSpinBox* tile_;
     TileGridView* grid_;
     QLabel* summary_;
-    attnlab::BoolMatrix mask_;
-    attnlab::TileMap map_;
+    BoolMatrix mask_;
+    TileMap map_;
 };
+
+} // namespace attnlab::ui

@@ -7,10 +7,12 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+namespace attnlab::ui {
+
 MaskCombinePanel::MaskCombinePanel(QWidget* parent)
     : QGroupBox(tr("Combine with a second mask"), parent), operand_(new MaskKindForm(this)) {
     operand_->setObjectName("operand");
-    operand_->setSpec(attnlab::MaskSpec::window(1));
+    operand_->setSpec(MaskSpec::window(1));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(operand_);
     auto* buttons = new QHBoxLayout;
@@ -35,6 +37,8 @@ void MaskCombinePanel::setTokenCount(int n) {
     operand_->setTokenCount(n);
 }
 
-attnlab::MaskSpec MaskCombinePanel::operand() const {
+MaskSpec MaskCombinePanel::operand() const {
     return operand_->spec();
 }
+
+} // namespace attnlab::ui

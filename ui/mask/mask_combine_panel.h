@@ -6,6 +6,8 @@
 
 #include <QGroupBox>
 
+namespace attnlab::ui {
+
 class MaskKindForm;
 
 class MaskCombinePanel : public QGroupBox {
@@ -15,13 +17,15 @@ public:
     /// Sets the largest parameter values of the second mask to n tokens.
     void setTokenCount(int n);
     /// The second mask as the fields describe it.
-    attnlab::MaskSpec operand() const;
+    MaskSpec operand() const;
 
 signals:
-    void andRequested(const attnlab::MaskSpec& operand);
-    void orRequested(const attnlab::MaskSpec& operand);
+    void andRequested(const MaskSpec& operand);
+    void orRequested(const MaskSpec& operand);
     void notRequested();
 
 private:
     MaskKindForm* operand_;
 };
+
+} // namespace attnlab::ui

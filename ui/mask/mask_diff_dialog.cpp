@@ -14,7 +14,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-using namespace attnlab;
+namespace attnlab::ui {
 
 namespace {
 // Core text for a rich-text label ("s−3 < t ≤ s" must not open a tag).
@@ -141,3 +141,5 @@ QString MaskDiffDialog::alignmentNote() const {
         .arg(d.both + d.onlyB)
         .arg(d.onlyB - d.onlyA);
 }
+
+} // namespace attnlab::ui

@@ -8,27 +8,30 @@
 
 #include <QDialog>
 
-class MaskDiffView;
-class MaskKindForm;
 class QComboBox;
 class QFormLayout;
 class QLabel;
 class QSpinBox;
+
+namespace attnlab::ui {
+
+class MaskDiffView;
+class MaskKindForm;
 
 class MaskDiffDialog : public QDialog {
     Q_OBJECT
 public:
     explicit MaskDiffDialog(QWidget* parent = nullptr);
     /// The mask the "current mask vs another" preset compares, for n tokens.
-    void setCurrent(const attnlab::MaskSpec& spec, int n);
+    void setCurrent(const MaskSpec& spec, int n);
     /// Chooses a preset: 0 = current mask vs another, 1… = the convention pairs of core.
     void choosePreset(int index);
     /// The comparison on display.
-    const attnlab::MaskDiff& diff() const { return diff_; }
+    const MaskDiff& diff() const { return diff_; }
 
 private:
     void refresh();
-    void compare(const attnlab::MaskSpec& a, const attnlab::MaskSpec& b, const QString& labelA,
+    void compare(const MaskSpec& a, const MaskSpec& b, const QString& labelA,
                  const QString& labelB);
     QString alignmentNote() const;
 
@@ -41,7 +44,9 @@ private:
     QLabel* note_;
     QLabel* counts_;
     MaskDiffView* view_;
-    attnlab::MaskSpec current_;
+    MaskSpec current_;
     int n_ = 0;
-    attnlab::MaskDiff diff_;
+    MaskDiff diff_;
 };
+
+} // namespace attnlab::ui

@@ -3,11 +3,11 @@
 
 #include "ui/mask/mask_palette.h"
 
-using attnlab::DiffCell;
+namespace attnlab::ui {
 
 MaskDiffView::MaskDiffView(QWidget* parent) : CellGridView(parent) {}
 
-void MaskDiffView::setDiff(const attnlab::MaskDiff& diff) {
+void MaskDiffView::setDiff(const MaskDiff& diff) {
     Q_ASSERT(diff.rows == diff.cols);
     std::vector<unsigned char> categories(diff.cells.size());
     for (std::size_t i = 0; i < diff.cells.size(); ++i)
@@ -42,3 +42,5 @@ QString MaskDiffView::cellText(int s, int t) const {
     }
     return {};
 }
+
+} // namespace attnlab::ui

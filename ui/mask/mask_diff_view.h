@@ -5,14 +5,18 @@
 #include "core/spec/mask_diff.h"
 #include "ui/mask/cell_grid_view.h"
 
+namespace attnlab::ui {
+
 class MaskDiffView : public CellGridView {
     Q_OBJECT
 public:
     explicit MaskDiffView(QWidget* parent = nullptr);
     /// Shows a square diff.
-    void setDiff(const attnlab::MaskDiff& diff);
+    void setDiff(const MaskDiff& diff);
 
 protected:
     QBrush cellBrush(unsigned char category) const override;
     QString cellText(int s, int t) const override;
 };
+
+} // namespace attnlab::ui

@@ -17,8 +17,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-using attnlab::BoolMatrix;
-using attnlab::MaskSpec;
+namespace attnlab::ui {
 
 namespace {
 // At most this many row numbers are listed in the warning.
@@ -116,8 +115,8 @@ MaskSpec MaskEditor::mask() const {
 bool MaskEditor::showSpec(const MaskSpec& spec) {
     BoolMatrix cells;
     try {
-        cells = attnlab::buildMask(spec, n_);
-    } catch (const attnlab::InputError& e) {
+        cells = buildMask(spec, n_);
+    } catch (const InputError& e) {
         error_->setText(QString::fromUtf8(e.what()));
         error_->show();
         return false;
@@ -126,7 +125,7 @@ bool MaskEditor::showSpec(const MaskSpec& spec) {
     spec_ = spec;
     form_->setSpec(spec);
     description_->setText(tr("mask: %1").arg(QString::fromStdString(spec.describe())));
-    const std::vector<int> rows = attnlab::allMaskedRows(cells);
+    const std::vector<int> rows = allMaskedRows(cells);
     paint_->setMask(cells);
     paint_->setMarkedRows(rows);
     showWarning(rows);
@@ -174,3 +173,5 @@ void MaskEditor::openDiff() {
     diff_->show();
     diff_->raise();
 }
+
+} // namespace attnlab::ui

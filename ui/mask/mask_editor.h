@@ -7,39 +7,42 @@
 
 #include <QWidget>
 
+class QLabel;
+
+namespace attnlab::ui {
+
 class MaskBlockView;
 class MaskCombinePanel;
 class MaskDiffDialog;
 class MaskKindForm;
 class MaskPaintView;
-class QLabel;
 
 class MaskEditor : public QWidget {
     Q_OBJECT
 public:
     explicit MaskEditor(QWidget* parent = nullptr);
     /// Shows `mask` for n tokens. Does not emit maskEdited.
-    void setMask(const attnlab::MaskSpec& mask, int n);
-    attnlab::MaskSpec mask() const;
+    void setMask(const MaskSpec& mask, int n);
+    MaskSpec mask() const;
 
 signals:
     /// The user changed the mask (kind, parameter, painted cell, combination).
-    void maskEdited(const attnlab::MaskSpec& mask);
+    void maskEdited(const MaskSpec& mask);
 
 private slots:
-    void onKindEdited(const attnlab::MaskSpec& spec);
-    void onCellsPainted(const attnlab::BoolMatrix& cells);
-    void onAnd(const attnlab::MaskSpec& operand);
-    void onOr(const attnlab::MaskSpec& operand);
+    void onKindEdited(const MaskSpec& spec);
+    void onCellsPainted(const BoolMatrix& cells);
+    void onAnd(const MaskSpec& operand);
+    void onOr(const MaskSpec& operand);
     void onNot();
     void openDiff();
 
 private:
     /// Shows `spec` when it applies to n tokens (else the message, keeping the last good mask);
     /// returns whether it did.
-    bool showSpec(const attnlab::MaskSpec& spec);
+    bool showSpec(const MaskSpec& spec);
     /// showSpec(), then tells the world.
-    void edit(const attnlab::MaskSpec& spec);
+    void edit(const MaskSpec& spec);
     void showWarning(const std::vector<int>& rows);
 
     MaskKindForm* form_;
@@ -50,6 +53,8 @@ private:
     MaskBlockView* blocks_;
     MaskCombinePanel* combine_;
     MaskDiffDialog* diff_ = nullptr;
-    attnlab::MaskSpec spec_;
+    MaskSpec spec_;
     int n_ = 8;
 };
+
+} // namespace attnlab::ui

@@ -11,7 +11,7 @@
 
 #include <numeric>
 
-using attnlab::MaskSpec;
+namespace attnlab::ui {
 
 namespace {
 struct KindEntry {
@@ -212,3 +212,5 @@ void MaskKindForm::onKindChanged() {
 void MaskKindForm::onParameterChanged() {
     emit specEdited(spec());
 }
+
+} // namespace attnlab::ui

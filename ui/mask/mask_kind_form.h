@@ -13,32 +13,34 @@ class QComboBox;
 class QLineEdit;
 class QSpinBox;
 
+namespace attnlab::ui {
+
 class MaskKindForm : public QWidget {
     Q_OBJECT
 public:
     explicit MaskKindForm(QWidget* parent = nullptr);
     /// Shows `spec`. Does not emit specEdited.
-    void setSpec(const attnlab::MaskSpec& spec);
+    void setSpec(const MaskSpec& spec);
     /// The mask the fields describe (block sizes that do not parse give an empty size list,
     /// which core refuses with a message).
-    attnlab::MaskSpec spec() const;
+    MaskSpec spec() const;
     /// Sets the largest parameter values to n tokens. Does not emit specEdited.
     void setTokenCount(int n);
 
 signals:
     /// The user changed the kind or a parameter; sent once per change.
-    void specEdited(const attnlab::MaskSpec& spec);
+    void specEdited(const MaskSpec& spec);
 
 private slots:
     void onKindChanged();
     void onParameterChanged();
 
 private:
-    using Kind = attnlab::MaskSpec::Kind;
+    using Kind = MaskSpec::Kind;
     QSpinBox* addSpin(const char* name, const QString& label, int minimum, int value);
     Kind kind() const;
     Kind baseKind() const;
-    attnlab::MaskSpec simpleSpec(Kind kind) const;
+    MaskSpec simpleSpec(Kind kind) const;
     void showFields();
 
     QComboBox* kind_;
@@ -48,5 +50,7 @@ private:
     QSpinBox* length_;
     QSpinBox* count_;
     QLineEdit* sizes_;
-    attnlab::MaskSpec kept_; // a custom or composite spec (or a global's such base), as given
+    MaskSpec kept_; // a custom or composite spec (or a global's such base), as given
 };
+
+} // namespace attnlab::ui

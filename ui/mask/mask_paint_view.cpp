@@ -8,12 +8,14 @@
 
 #include <cmath>
 
+namespace attnlab::ui {
+
 MaskPaintView::MaskPaintView(QWidget* parent) : CellGridView(parent) {
     setMouseTracking(false);
     setCursor(Qt::CrossCursor);
 }
 
-void MaskPaintView::setMask(const attnlab::BoolMatrix& cells) {
+void MaskPaintView::setMask(const BoolMatrix& cells) {
     Q_ASSERT(cells.rows() == cells.cols());
     cells_ = cells;
     stroking_ = false;
@@ -111,3 +113,5 @@ void MaskPaintView::mouseReleaseEvent(QMouseEvent* event) {
     last_ = {-1, -1};
     if (changed_) emit cellsPainted(cells_);
 }
+
+} // namespace attnlab::ui

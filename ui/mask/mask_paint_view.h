@@ -6,19 +6,21 @@
 #include "core/base/scalar.h"
 #include "ui/mask/cell_grid_view.h"
 
+namespace attnlab::ui {
+
 class MaskPaintView : public CellGridView {
     Q_OBJECT
 public:
     explicit MaskPaintView(QWidget* parent = nullptr);
     /// Shows `cells` (square). Does not emit cellsPainted.
-    void setMask(const attnlab::BoolMatrix& cells);
-    const attnlab::BoolMatrix& cells() const { return cells_; }
+    void setMask(const BoolMatrix& cells);
+    const BoolMatrix& cells() const { return cells_; }
     /// Rows to flag as having no allowed key.
     void setMarkedRows(std::vector<int> rows);
 
 signals:
     /// A stroke ended and changed at least one cell: the cells after it.
-    void cellsPainted(const attnlab::BoolMatrix& cells);
+    void cellsPainted(const BoolMatrix& cells);
 
 protected:
     QBrush cellBrush(unsigned char category) const override;
@@ -32,10 +34,12 @@ private:
     void touch(QPoint cell);
     void refreshCells();
 
-    attnlab::BoolMatrix cells_;
+    BoolMatrix cells_;
     std::vector<int> markedRows_;
     bool stroking_ = false;
     bool target_ = false;  // the state the current stroke paints
     bool changed_ = false; // the current stroke changed a cell
     QPoint last_{-1, -1};  // the last cell the stroke touched
 };
+
+} // namespace attnlab::ui

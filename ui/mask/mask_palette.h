@@ -7,7 +7,7 @@
 #include <QPalette>
 #include <QString>
 
-namespace mask_palette {
+namespace attnlab::ui::mask_palette {
 
 /// Blocked entries and empty tiles: the view's base colour.
 inline QColor blocked(const QPalette& p) {
@@ -49,4 +49,4 @@ inline QString swatch(const QColor& c, const QString& glyph = QStringLiteral("&#
     return QStringLiteral("<span style=\"color:%1\">%2</span> ").arg(c.name(), glyph);
 }
 
-} // namespace mask_palette
+} // namespace attnlab::ui::mask_palette

@@ -16,6 +16,8 @@
 using attnlab::PropertyReport;
 using attnlab::Verdict;
 
+namespace attnlab::ui {
+
 namespace {
 
 enum Col { Name, VerdictCol, Deviation, Tolerance, Mode };
@@ -251,3 +253,5 @@ void PropertyPanel::showSelected() {
     details_->setHtml(html);
     emit witnessSelected(attnlab::witnessCells(r, useShrunk));
 }
+
+} // namespace attnlab::ui

@@ -20,6 +20,8 @@ class QTextBrowser;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+namespace attnlab::ui {
+
 class PropertyPanel : public QWidget {
     Q_OBJECT
 public:
@@ -63,3 +65,5 @@ private:
     QLabel* status_;
     std::vector<std::optional<attnlab::PropertyReport>> reports_;
 };
+
+} // namespace attnlab::ui

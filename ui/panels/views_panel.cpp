@@ -15,6 +15,8 @@
 using attnlab::ViewMatrix;
 using attnlab::WitnessCell;
 
+namespace attnlab::ui {
+
 namespace {
 
 const char* const kRowNames[] = {"scores S", "weights A", "output"};
@@ -238,3 +240,5 @@ void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
     bound_->setMatrix(boolRowsView(report->details.value("bound_map", nlohmann::json())));
     dependencySummary_->setText(QString::fromStdString(report->explanation));
 }
+
+} // namespace attnlab::ui

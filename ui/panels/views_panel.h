@@ -16,6 +16,9 @@
 class QComboBox;
 class QLabel;
 class QTabWidget;
+
+namespace attnlab::ui {
+
 class HeatmapView;
 
 class ViewsPanel : public QWidget {
@@ -59,3 +62,5 @@ private:
     std::vector<attnlab::WitnessCell> witness_;
     bool redrawPending_ = false;
 };
+
+} // namespace attnlab::ui

@@ -1,7 +1,7 @@
 // Drawing a ViewMatrix with QCustomPlot.
 #include "ui/views/heatmap_view.h"
 
-#include "core/backend/cpu/pooled_map.h"
+#include "core/explore/display_pooling.h"
 #include "ui/views/color_maps.h"
 
 #include <QEvent>
@@ -10,12 +10,9 @@
 
 #include <qcustomplot.h>
 
-namespace {
+namespace attnlab::ui {
 
-/// How many entries of an axis of `cells` entries one of at most `limit` drawn cells covers.
-int blockFor(Eigen::Index cells, int limit) {
-    return int((cells + limit - 1) / limit);
-}
+namespace {
 
 /// Cell centres of a pooled axis: cell j stands for tokens [j·block, (j+1)·block).
 QCPRange centres(Eigen::Index cells, int block) {
@@ -50,7 +47,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     colorScale_->setType(QCPAxis::atRight);
     colorScale_->setBarWidth(8);
     map_->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
-    colorScale_->setGradient(scale == Scale::Sequential ? viridisGradient() : divergingGradient());
+    colorScale_->setGradient(gradientOf(scale));
     auto* margins = new QCPMarginGroup(plot_);
     plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     colorScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
@@ -84,7 +81,7 @@ QString HeatmapView::title() const {
     return title_->text();
 }
 
-void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText) {
+void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) {
     // An edit often leaves a view as it was (a difference that stays zero, a layer the edit
     // did not reach): nothing to colour or draw again.
     if (matrix.values.size() > 0 && matrix == matrix_) return;
@@ -102,13 +99,8 @@ void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& em
     }
     plot_->xAxis->setLabel("key / column");
     map_->setVisible(true);
-    const double lo = v.minCoeff(), hi = v.maxCoeff();
-    if (scale_ == Scale::Diverging) {
-        const double m = std::max(std::abs(lo), std::abs(hi));
-        map_->setDataRange(m > 0 ? QCPRange(-m, m) : QCPRange(-1, 1));
-    } else {
-        map_->setDataRange(hi > lo ? QCPRange(lo, hi) : QCPRange(lo - 0.5, lo + 0.5));
-    }
+    const ValueRange range = colourRange(scale_, v);
+    map_->setDataRange(QCPRange(range.lo, range.hi));
     const double width = double(v.cols()) * matrix_.colBlock;
     const double height = double(v.rows()) * matrix_.rowBlock;
     plot_->xAxis->setRange(-0.5, width - 0.5);
@@ -131,13 +123,13 @@ void HeatmapView::setMatrix(const attnlab::ViewMatrix& matrix, const QString& em
     redrawHighlights();
 }
 
-void HeatmapView::setMaskOverlay(const attnlab::BoolMatrix& mask) {
+void HeatmapView::setMaskOverlay(const BoolMatrix& mask) {
     const auto& v = matrix_.values;
     const bool fits =
         mask.size() > 0 && !matrix_.pooled() && mask.rows() == v.rows() && mask.cols() == v.cols();
     if (fits && mask_.rows() == mask.rows() && mask_.cols() == mask.cols() && (mask_ == mask).all())
         return; // the overlay shown already
-    mask_ = fits ? mask : attnlab::BoolMatrix();
+    mask_ = fits ? mask : BoolMatrix();
     overlay_->setVisible(fits);
     fillOverlay();
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -164,7 +156,7 @@ void fill(QCPColorMap* map, const Eigen::MatrixXd& values, int rowBlock, int col
 
 std::pair<int, int> HeatmapView::pixelBlocks() const {
     const auto [maxRows, maxCols] = pixelCells();
-    return {blockFor(matrix_.values.rows(), maxRows), blockFor(matrix_.values.cols(), maxCols)};
+    return displayBlocks(matrix_.values.rows(), matrix_.values.cols(), maxRows, maxCols);
 }
 
 void HeatmapView::fillCells() {
@@ -175,31 +167,19 @@ void HeatmapView::fillCells() {
 void HeatmapView::fillMap() {
     const auto& v = matrix_.values;
     if (v.size() == 0) return;
-    // At most one cell per pixel of the plot: drawing more would drop rows and columns when the
-    // image is scaled down (a one-token band of a 2048² map vanishes), so they are max-pooled
-    // here, keeping peaks of either sign, as the core pools maps above its view limit.
+    // At most one cell per pixel of the plot (display_pooling.h).
     const auto [maxRows, maxCols] = pixelCells();
     displayBlock_ = pixelBlocks();
     const auto [bh, bw] = displayBlock_;
-    fill(map_,
-         bh > 1 || bw > 1 ? attnlab::kernels::maxPool<double>(v, maxRows, maxCols,
-                                                              attnlab::kernels::PoolBy::Magnitude)
-                          : v,
-         matrix_.rowBlock * bh, matrix_.colBlock * bw);
+    fill(map_, displayCells(v, maxRows, maxCols), matrix_.rowBlock * bh, matrix_.colBlock * bw);
 }
 
 void HeatmapView::fillOverlay() {
     if (mask_.size() == 0) return;
-    // At the map's cells; grey where every key of a cell is masked: 1 - max(allowed).
+    // At the map's cells; grey where every key of a cell is masked.
     const auto [maxRows, maxCols] = pixelCells();
     const auto [bh, bw] = displayBlock_;
-    const Eigen::MatrixXd allowed = mask_.cast<double>();
-    fill(overlay_,
-         Eigen::MatrixXd(1.0 - (bh > 1 || bw > 1
-                                    ? attnlab::kernels::maxPool<double>(allowed, maxRows, maxCols)
-                                    : allowed)
-                                   .array()),
-         bh, bw);
+    fill(overlay_, maskedShade(mask_, maxRows, maxCols), bh, bw);
 }
 
 void HeatmapView::setHighlights(const QList<QPoint>& cells) {
@@ -271,3 +251,5 @@ void HeatmapView::applyPalette() {
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+} // namespace attnlab::ui

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/explore/side_by_side.h"
+#include "core/io/color_maps.h"
 
 #include <QPoint>
 #include <QWidget>
@@ -15,22 +16,24 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPTextElement;
 
+namespace attnlab::ui {
+
 class HeatmapView : public QWidget {
     Q_OBJECT
 public:
-    enum class Scale { Sequential, Diverging };
+    using Scale = ColourScale;
 
     explicit HeatmapView(const QString& title, Scale scale, QWidget* parent = nullptr);
 
     /// Draws `matrix` (an empty matrix clears the view and shows `emptyText`).
-    void setMatrix(const attnlab::ViewMatrix& matrix, const QString& emptyText = QString());
+    void setMatrix(const ViewMatrix& matrix, const QString& emptyText = QString());
     /// Greys out the cells where `mask` is false; an empty mask removes the overlay.
-    void setMaskOverlay(const attnlab::BoolMatrix& mask);
+    void setMaskOverlay(const BoolMatrix& mask);
     /// Outlines these (row, column) cells in token indices; empty removes the outlines.
     void setHighlights(const QList<QPoint>& rowColumnCells);
     void setTitle(const QString& title);
 
-    const attnlab::ViewMatrix& matrix() const { return matrix_; }
+    const ViewMatrix& matrix() const { return matrix_; }
     QString title() const;
     int highlightCount() const { return highlights_.size(); }
     /// The tooltip text for the cell under token coordinates (row, column).
@@ -48,7 +51,7 @@ private:
     void fillOverlay();
     /// How many cells fit the plot: its pixel rows and columns (at least 16 each).
     std::pair<int, int> pixelCells() const;
-    /// How many rows and columns of matrix_ one drawn cell covers at that size.
+    /// How many rows and columns of matrix_ one drawn cell covers at that size (1 when it fits).
     std::pair<int, int> pixelBlocks() const;
     void showTooltip(QMouseEvent* event);
     void applyPalette();
@@ -60,8 +63,10 @@ private:
     QCPColorScale* colorScale_;
     QCPTextElement* title_;
     Scale scale_;
-    attnlab::ViewMatrix matrix_;
-    attnlab::BoolMatrix mask_;               // the overlay's source (empty: none)
+    ViewMatrix matrix_;
+    BoolMatrix mask_;                        // the overlay's source (empty: none)
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
 };
+
+} // namespace attnlab::ui

@@ -14,6 +14,8 @@
 
 #include <stdexcept>
 
+namespace attnlab::ui {
+
 namespace {
 
 void fail(const QString& path, const QString& why) {
@@ -48,14 +50,14 @@ void exportHeatmap(HeatmapView* view, const QString& path, int width, int height
     if (!ok) fail(path, "could not be written");
 }
 
-void exportMatrix(const attnlab::ViewMatrix& matrix, const QString& path) {
+void exportMatrix(const ViewMatrix& matrix, const QString& path) {
     if (path.endsWith(".npy", Qt::CaseInsensitive)) {
-        attnlab::writeNpy(path.toStdString(), matrix.values);
+        writeNpy(path.toStdString(), matrix.values);
         return;
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
-    const std::string text = attnlab::tableText(matrix.values);
+    const std::string text = tableText(matrix.values);
     file.write(text.data(), qint64(text.size()));
     if (!file.commit()) fail(path, file.errorString());
 }
@@ -65,3 +67,5 @@ QString fileStem(const QString& title) {
     stem.replace(QRegularExpression("[^A-Za-z0-9]+"), "_");
     return stem.remove(QRegularExpression("^_+|_+$"));
 }
+
+} // namespace attnlab::ui

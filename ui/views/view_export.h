@@ -6,11 +6,15 @@
 
 #include <QString>
 
+namespace attnlab::ui {
+
 class HeatmapView;
 
 /// Writes one heatmap; the format follows the suffix (.png, .svg, .pdf).
 void exportHeatmap(HeatmapView* view, const QString& path, int width = 640, int height = 520);
 /// Writes the matrix a heatmap shows; .csv or .npy by suffix.
-void exportMatrix(const attnlab::ViewMatrix& matrix, const QString& path);
+void exportMatrix(const ViewMatrix& matrix, const QString& path);
 /// A file-name-safe form of a view title: "weights A — f(X)" -> "weights_A_f_X".
 QString fileStem(const QString& title);
+
+} // namespace attnlab::ui

@@ -1,0 +1,122 @@
+// What the explorer asks of the core instead of computing it itself: whether an edit can be
+// computed, the exact numbers its editors show, table edits, views pooled to a plot's pixels,
+// the colour maps and the RoPE base rule.
+#include "core/explore/display_pooling.h"
+#include "core/explore/editable_values.h"
+#include "core/explore/explorer_input.h"
+#include "core/io/color_maps.h"
+#include "core/io/presets.h"
+#include "core/io/scenario_reader.h"
+#include "test_support.h"
+
+#include <QTest>
+
+using namespace attnlab;
+
+namespace {
+
+Scenario defaultScenario() {
+    return loadScenario(std::string("builtin:") + kDefaultPreset);
+}
+
+} // namespace
+
+class TestExplorerSupport : public QObject {
+    Q_OBJECT
+private slots:
+    void aPerturbationOutsideTheTokensIsRefused() {
+        const Scenario s = defaultScenario();
+        Transform t;
+        t.kind = Transform::Kind::Perturbation;
+        validateExplorerInput(s, t);
+        t.token = s.n();
+        const QString message = test::inputErrorOf([&] { validateExplorerInput(s, t); });
+        QVERIFY2(message.contains("outside the tokens"), qPrintable(message));
+    }
+
+    void weightsThatDoNotFitTheTokensAreRefused() {
+        Scenario s = defaultScenario();
+        s.model.layers[0].wq = MatrixSpec::given(Matrix<Rational>::Identity(s.d() + 1, 2));
+        QVERIFY(!test::inputErrorOf([&] { validateExplorerInput(s, Transform{}); }).isNull());
+        QVERIFY(!test::inputErrorOf([&] { weightValues(s, 0, LayerWeight::Wq); }).isNull());
+    }
+
+    void weightValuesAreTheMaterialisedMatrix() {
+        Scenario s = defaultScenario();
+        s.precision = Precision::Float64;
+        LayerSpec& layer = s.model.layers[0];
+        layer.wk = MatrixSpec::identity();
+        layer.wo.reset();
+        const std::optional<Matrix<Rational>> wk = weightValues(s, 0, LayerWeight::Wk);
+        QVERIFY(wk.has_value());
+        QVERIFY(*wk == Matrix<Rational>::Identity(s.d(), s.d()));
+        QVERIFY(!weightValues(s, 0, LayerWeight::Wo).has_value());
+    }
+
+    void floatTokensAreShownByTheirDecimals() {
+        Scenario s = defaultScenario();
+        s.tokens = TokenSpec::random(2, 3, 7);
+        s.precision = Precision::Float64;
+        const Matrix<double> x = s.tokens.materialize<double>();
+        const Matrix<Rational> shown = tokenValues(s);
+        QCOMPARE(shown.rows(), 2);
+        QCOMPARE(shown(1, 2), decimalRational(x(1, 2)));
+        QCOMPARE(decimalValues(Eigen::MatrixXd::Constant(1, 1, 0.1))(0, 0), Rational(1, 10));
+    }
+
+    void resizingKeepsTheTopLeftAndPastingGrows() {
+        const Matrix<Rational> m = test::rat("1 2; 3 4");
+        QVERIFY(resizedValues(m, 3, 1) == test::rat("1; 3; 0"));
+        QVERIFY(pastedValues(m, test::rat("5 6"), 1, 1) == test::rat("1 2 0; 3 5 6"));
+    }
+
+    void viewsArePooledToThePixelsKeepingPeaksOfEitherSign() {
+        Eigen::MatrixXd v = Eigen::MatrixXd::Zero(4, 4);
+        v(0, 1) = -3;
+        v(3, 3) = 2;
+        QCOMPARE(displayBlocks(4, 4, 2, 4), std::make_pair(2, 1));
+        QCOMPARE(displayBlocks(4, 4, 16, 16), std::make_pair(1, 1));
+        const Eigen::MatrixXd pooled = displayCells(v, 2, 2);
+        QCOMPARE(pooled.rows(), 2);
+        QCOMPARE(pooled(0, 0), -3.0);
+        QCOMPARE(pooled(1, 1), 2.0);
+        QVERIFY(displayCells(v, 16, 16) == v);
+
+        BoolMatrix allowed = BoolMatrix::Constant(4, 4, false);
+        allowed(0, 0) = true;
+        const Eigen::MatrixXd shade = maskedShade(allowed, 2, 2);
+        QCOMPARE(shade(0, 0), 0.0);
+        QCOMPARE(shade(1, 1), 1.0);
+    }
+
+    void colourMapsRunFromTheirEndStops() {
+        QVERIFY((colourAt(ColourScale::Sequential, 0) == Rgb{68, 1, 84}));
+        QVERIFY((colourAt(ColourScale::Sequential, 1) == Rgb{253, 231, 37}));
+        QVERIFY((colourAt(ColourScale::Sequential, 2) == Rgb{253, 231, 37}));
+        QVERIFY((colourAt(ColourScale::Diverging, 0.5) == Rgb{242, 242, 242}));
+        QVERIFY((colourAt(ColourScale::Sequential, 0.0625) == Rgb{70, 23, 103}));
+        QCOMPARE(colourStops(ColourScale::Diverging).front().position, 0.0);
+        QCOMPARE(colourStops(ColourScale::Diverging).back().position, 1.0);
+    }
+
+    void colourRangesSpanTheValues() {
+        Eigen::MatrixXd v(1, 3);
+        v << -1, 0.5, 2;
+        QCOMPARE(colourRange(ColourScale::Sequential, v).lo, -1.0);
+        QCOMPARE(colourRange(ColourScale::Sequential, v).hi, 2.0);
+        QCOMPARE(colourRange(ColourScale::Diverging, v).lo, -2.0);
+        const Eigen::MatrixXd flat = Eigen::MatrixXd::Constant(2, 2, 3.0);
+        QCOMPARE(colourRange(ColourScale::Sequential, flat).lo, 2.5);
+        QCOMPARE(colourRange(ColourScale::Diverging, Eigen::MatrixXd::Zero(2, 2)).hi, 1.0);
+    }
+
+    void aRopeBaseIsANumberAboveOne() {
+        QVERIFY(isValidRopeBase(kDefaultRopeBase));
+        QVERIFY(isValidRopeBase(1.5));
+        QVERIFY(!isValidRopeBase(1));
+        QVERIFY(!isValidRopeBase(std::nan("")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExplorerSupport)
+#include "test_explorer_support.moc"
