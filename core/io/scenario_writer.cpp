@@ -134,7 +134,7 @@ json positionalJson(const PositionalSpec& p) {
         else
             j["table"] = matrixJson(p.table);
     }
-    if (p.kind == K::Rope && p.base != 10000) j["base"] = p.base;
+    if (p.kind == K::Rope && p.base != kDefaultRopeBase) j["base"] = p.base;
     if (p.kind == K::Alibi) {
         if (!p.slopes.empty()) {
             json slopes = json::array();

@@ -20,6 +20,11 @@ struct MaskDiff {
     DiffCell at(int s, int t) const { return cells[std::size_t(s) * cols + t]; }
     /// True when the two masks allow exactly the same entries.
     bool identical() const { return onlyA == 0 && onlyB == 0; }
+    /// The entries one mask allows and the other does not.
+    long long differing() const { return onlyA + onlyB; }
+    /// The entries the first (second) mask allows.
+    long long allowedByA() const { return both + onlyA; }
+    long long allowedByB() const { return both + onlyB; }
 };
 
 /// Compares `a` with `b` entry by entry. Throws InputError when their shapes differ.

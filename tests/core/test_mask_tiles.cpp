@@ -117,6 +117,10 @@ private slots:
         QCOMPARE(int(d.at(2, 2)), int(DiffCell::Both));
         QCOMPARE(int(d.at(0, 3)), int(DiffCell::Neither));
         QVERIFY(!d.identical());
+        // window(1) allows 10 entries, causal 10; they disagree on 6.
+        QCOMPARE(d.differing(), 6LL);
+        QCOMPARE(d.allowedByA(), 10LL);
+        QCOMPARE(d.allowedByB(), 10LL);
         QVERIFY(diffMasks(buildMask(MaskSpec::causal(), 5), buildMask(MaskSpec::causal(), 5))
                     .identical());
     }

@@ -116,7 +116,7 @@ void MaskDiffDialog::compare(const MaskSpec& a, const MaskSpec& b, const QString
     const QString verdict =
         diff_.identical()
             ? tr("<b>identical</b> for n = %1").arg(n_)
-            : tr("<b>%1 entries differ</b> for n = %2").arg(diff_.onlyA + diff_.onlyB).arg(n_);
+            : tr("<b>%1 entries differ</b> for n = %2").arg(diff_.differing()).arg(n_);
     counts_->setText(verdict +
                      tr("<br>%1only in A: %2 · %3only in B: %4 · %5both: %6 · neither: %7")
                          .arg(mask_palette::swatch(mask_palette::onlyA()))
@@ -137,9 +137,9 @@ QString MaskDiffDialog::alignmentNote() const {
               "bottom-right %4 (%5 more).")
         .arg(queries)
         .arg(keys)
-        .arg(d.both + d.onlyA)
-        .arg(d.both + d.onlyB)
-        .arg(d.onlyB - d.onlyA);
+        .arg(d.allowedByA())
+        .arg(d.allowedByB())
+        .arg(d.allowedByB() - d.allowedByA());
 }
 
 } // namespace attnlab::ui
