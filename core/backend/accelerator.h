@@ -4,7 +4,7 @@
 // and AcceleratorDevice, which joins them around the one step each backend does its own way.
 #pragma once
 
-#include "core/backend/backend.h"
+#include "core/backend/device.h"
 #include "core/backend/mask_program.h"
 
 #include <cstdint>

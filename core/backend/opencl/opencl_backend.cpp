@@ -244,6 +244,7 @@ private:
     void discover() {
         std::vector<cl::Platform> platforms;
         cl::Platform::get(&platforms);
+        const Device* accelerator = nullptr;
         for (const cl::Platform& platform : platforms) {
             std::vector<cl::Device> found;
             try {
@@ -254,23 +255,21 @@ private:
             for (const cl::Device& d : found) {
                 devices_.push_back(
                     std::make_unique<OpenClDevice>(platform, d, int(devices_.size())));
-                if (!accelerator_ && !(d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
-                    accelerator_ = devices_.back().get();
+                if (!accelerator && !(d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
+                    accelerator = devices_.back().get();
             }
         }
-        default_ = accelerator_ ? accelerator_ : device(0);
+        default_ = accelerator ? accelerator : device(0);
         if (!default_) {
             status_ = "no OpenCL device on " + std::to_string(platforms.size()) + " platform(s)";
             return;
         }
         status_ =
             "computes on " + default_->info().name +
-            (accelerator_ ? ""
-                          : " (a CPU device: used when asked for, auto prefers the Eigen CPU)");
+            (accelerator ? "" : " (a CPU device: used when asked for, auto prefers the Eigen CPU)");
     }
 
     std::vector<std::unique_ptr<Device>> devices_;
-    const Device* accelerator_ = nullptr;
     const Device* default_ = nullptr;
     std::string status_;
 };
