@@ -98,11 +98,13 @@ const Device& cpu() {
     return *backends().back()->defaultDevice();
 }
 
-// Why `device` of `b` (nullptr: it has none by that index) cannot take `request`, or "" when
-// it can.
+// Why `device` of `b` (nullptr: `b` has no device by the index asked for) cannot take
+// `request`, or "" when it can.
 std::string refusal(const Backend& b, const Device* device, const HeadRequest& request) {
     if (b.devices().empty()) return b.name() + " has no device (" + b.status() + ")";
-    if (!device) return b.name() + " has no such device";
+    if (!device)
+        return b.name() + " has no device by that index (" + std::to_string(b.devices().size()) +
+               " device(s))";
     const Support s = device->supports(request);
     return s.ok ? std::string() : b.name() + " does not support this request: " + s.why;
 }
