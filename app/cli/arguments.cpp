@@ -83,9 +83,11 @@ BackendChoice backendOption(const Arguments& a) {
     try {
         choice = parseBackendChoice(name);
     } catch (const InputError&) {
-        throw UsageError("--backend must be auto, cpu, opencl or cuda, got '" + name + "'");
+        throw UsageError("--backend must be auto, cpu, opencl or cuda, or one of the last three "
+                         "with a device index (cuda:1), got '" +
+                         name + "'");
     }
-    requireCompiledIn(choice);
+    requireSelectable(choice);
     return choice;
 }
 

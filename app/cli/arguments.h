@@ -41,8 +41,9 @@ private:
     std::vector<std::string> flagsGiven_;
 };
 
-/// The `--backend` option (default auto): a usage error for an unknown name, an InputError
-/// when the backend named is not compiled into this build.
+/// The `--backend` option (default auto; `cuda:1` names a device): a usage error for an unknown
+/// name, an InputError when the backend named is not compiled into this build or has no device
+/// by that index.
 BackendChoice backendOption(const Arguments& a);
 
 } // namespace attnlab::cli

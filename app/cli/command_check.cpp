@@ -23,7 +23,8 @@ std::string checkUsage() {
            "  --property P  NAME or NAME:key=value,... (repeatable), e.g. locality:radius=2\n"
            "  --samples K   random permutations to sample (overrides a property's samples)\n"
            "  --seed S      seed of the sampled permutations and perturbations (default 0)\n"
-           "  --backend B   where the forward passes run (default auto; gradient: always cpu)\n"
+           "  --backend B   where the forward passes run (default auto; gradient: always cpu);\n"
+           "                B:INDEX picks one device of B, as devices lists it (cuda:1)\n"
            "  --json        print {\"precision\", \"backend\", \"properties\": [...]}\n\n"
            "properties:\n";
     for (const auto& c : propertyChecks()) {

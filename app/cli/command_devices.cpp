@@ -1,4 +1,4 @@
-// `attnlab-cli devices`: every backend and device with its features.
+// `attnlab-cli devices`: every backend and device with its selector and features.
 #include "arguments.h"
 #include "commands.h"
 
@@ -13,8 +13,10 @@ namespace attnlab::cli {
 std::string devicesUsage() {
     return "usage: attnlab-cli devices [--json]\n\n"
            "Lists every backend compiled into this build, what it computes on (or why it has no\n"
-           "device), and its devices (name, type, memory, features). The CPU is always present\n"
-           "and last. `--backend auto` picks a CUDA GPU, then an OpenCL GPU or accelerator, then\n"
+           "device), and its devices (selector, name, type, memory, features). The CPU is always\n"
+           "present and last. A selector such as cuda:1 or opencl:0 is what --backend takes to\n"
+           "compute on that device. `--backend auto` picks a CUDA GPU, then an OpenCL GPU or "
+           "accelerator, then\n"
            "the CPU; an OpenCL CPU device (PoCL) runs only when asked for with --backend "
            "opencl.\n\n"
            "  --json   print {\"backends\": [{\"name\", \"status\", \"accelerates\"}],\n"
@@ -45,12 +47,14 @@ int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std:
         for (const auto& b : backends()) {
             backendList.push_back(
                 {{"name", b->name()}, {"status", b->status()}, {"accelerates", b->accelerates()}});
-            for (const auto& d : b->devices())
+            for (const auto& device : b->devices()) {
+                const DeviceInfo& d = device->info();
                 deviceList.push_back({{"backend", d.backend},
                                       {"name", d.name},
-                                      {"type", d.type},
+                                      {"type", deviceKindName(d.kind)},
                                       {"memory_bytes", d.memoryBytes},
                                       {"features", d.features}});
+            }
         }
         out << nlohmann::json{{"backends", backendList},
                               {"devices", deviceList},
@@ -62,11 +66,12 @@ int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std:
     for (const std::string& name : notBuilt())
         out << name << " backend: not built into this version\n";
     for (const auto& b : backends()) {
-        const auto devices = b->devices();
+        const auto& devices = b->devices();
         out << b->name() << " backend: " << devices.size() << " device(s); " << b->status() << "\n";
-        for (const auto& d : devices) {
-            out << "  " << d.name << " (" << d.type << ", " << d.memoryBytes / (1024 * 1024)
-                << " MiB)\n    features:";
+        for (const auto& device : devices) {
+            const DeviceInfo& d = device->info();
+            out << "  " << d.selector() << "  " << d.name << " (" << deviceKindName(d.kind) << ", "
+                << d.memoryBytes / (1024 * 1024) << " MiB)\n    features:";
             for (const auto& f : d.features)
                 out << " " << f;
             out << "\n";

@@ -22,6 +22,7 @@ std::string runUsage() {
            "per\n"
            "layer the output.\n\n"
            "  --backend B  where to compute (default auto: a GPU, else the CPU; see devices);\n"
+           "               B:INDEX picks one device of B, as devices lists it (cuda:1);\n"
            "               a layer the backend cannot compute runs on the CPU, with a notice\n"
            "  --json       print the result as JSON (exact values as \"p/q\" strings)\n"
            "  --out DIR    also write every matrix to DIR as float64 .npy and as a heatmap .png\n";

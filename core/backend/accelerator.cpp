@@ -20,6 +20,7 @@ KernelHead<T> kernelHead(const HeadTask<T>& task) {
     h.keepMaps = task.keepMaps;
     h.fused = !task.keepMaps || (!ssm && spec.tile > 0);
     h.hasBias = task.bias && !ssm;
+    h.bidirectional = spec.bidirectional;
     h.mask = ssm ? encodeMask(spec.bidirectional ? MaskSpec::all() : MaskSpec::causal(), h.n)
                  : encodeMask(task.mask, h.n);
     h.q = task.q;
@@ -66,6 +67,15 @@ Support acceleratorSupport(const HeadRequest& r, const DeviceLimits& limits) {
 }
 
 template <class T>
+int fusedGroup(const KernelHead<T>& head, const DeviceLimits& limits, std::size_t mostThreads) {
+    for (int group = 64; group > 1; group /= 2)
+        if (std::size_t(group) <= mostThreads &&
+            fusedLocalBytes(head.tile, head.p, head.pv, group, sizeof(T)) <= limits.localBytes)
+            return group;
+    return 1;
+}
+
+template <class T>
 HeadResult<T> headResult(const KernelHead<T>& head, const KernelOutput<T>& out) {
     using Map = Eigen::Map<const RowMajor<T>>;
     HeadResult<T> r;
@@ -82,6 +92,7 @@ HeadResult<T> headResult(const KernelHead<T>& head, const KernelOutput<T>& out) 
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template KernelHead<T> kernelHead<T>(const HeadTask<T>&);                                      \
+    template int fusedGroup<T>(const KernelHead<T>&, const DeviceLimits&, std::size_t);            \
     template HeadResult<T> headResult<T>(const KernelHead<T>&, const KernelOutput<T>&);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)

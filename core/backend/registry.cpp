@@ -1,4 +1,5 @@
-// The backends compiled in, and per-head dispatch with fallback to the CPU.
+// The backends compiled in, the choice of a device, and the dispatch of layers and heads with
+// fallback to the CPU.
 #include "core/backend/registry.h"
 
 #include "core/backend/cpu/cpu_backend.h"
@@ -78,79 +79,87 @@ const Backend* findBackend(const std::string& name) {
     return nullptr;
 }
 
-std::vector<DeviceInfo> listDevices() {
-    std::vector<DeviceInfo> all;
-    for (const auto& b : backends())
-        for (DeviceInfo& d : b->devices())
-            all.push_back(std::move(d));
-    return all;
-}
-
-void requireCompiledIn(BackendChoice choice) {
-    if (choice == BackendChoice::Auto) return;
-    const std::string name = backendChoiceName(choice);
-    if (!findBackend(name))
+void requireSelectable(BackendChoice choice) {
+    if (choice.kind == BackendKind::Auto) return;
+    const std::string name = backendKindName(choice.kind);
+    const Backend* b = findBackend(name);
+    if (!b)
         throw InputError("backend " + name +
                          ": not built into this version (see attnlab-cli devices)");
+    if (choice.device >= 0 && !b->device(choice.device))
+        throw InputError("backend " + backendChoiceName(choice) + ": no such device, " + name +
+                         " has " + std::to_string(b->devices().size()) +
+                         " device(s) (see attnlab-cli devices)");
 }
 
 namespace {
 
-const Backend& cpu() {
-    return *backends().back();
+const Device& cpu() {
+    return *backends().back()->defaultDevice();
 }
 
-// Why `b` cannot take `request`, or "" when it can.
-std::string refusal(const Backend& b, const HeadRequest& request) {
+// Why `device` of `b` (nullptr: `b` has no device by the index asked for) cannot take
+// `request`, or "" when it can.
+std::string refusal(const Backend& b, const Device* device, const HeadRequest& request) {
     if (b.devices().empty()) return b.name() + " has no device (" + b.status() + ")";
-    const Support s = b.supports(request);
+    if (!device)
+        return b.name() + " has no device by that index (" + std::to_string(b.devices().size()) +
+               " device(s))";
+    const Support s = device->supports(request);
     return s.ok ? std::string() : b.name() + " does not support this request: " + s.why;
 }
 
 } // namespace
 
-BackendPick pickBackend(BackendChoice choice, const HeadRequest& request) {
-    if (choice == BackendChoice::Cpu) return {&cpu(), {}};
-    if (choice != BackendChoice::Auto) {
-        const std::string name = backendChoiceName(choice);
+DevicePick pickDevice(BackendChoice choice, const HeadRequest& request) {
+    if (choice.kind == BackendKind::Cpu) return {&cpu(), {}};
+    if (choice.kind != BackendKind::Auto) {
+        const std::string name = backendKindName(choice.kind);
         const Backend* b = findBackend(name);
         if (!b) return {&cpu(), "backend " + name + " is not built in; computed on cpu"};
-        const std::string why = refusal(*b, request);
-        return why.empty() ? BackendPick{b, {}} : BackendPick{&cpu(), why + "; computed on cpu"};
+        const Device* device = choice.device < 0 ? b->defaultDevice() : b->device(choice.device);
+        const std::string why = refusal(*b, device, request);
+        return why.empty() ? DevicePick{device, {}} : DevicePick{&cpu(), why + "; computed on cpu"};
     }
     std::string notice; // auto: the first accelerator that takes the request
     for (const auto& b : backends()) {
-        if (!b->accelerates() || b->devices().empty()) continue;
-        const std::string why = refusal(*b, request);
-        if (why.empty()) return {b.get(), {}};
+        if (!b->accelerates() || !b->defaultDevice()) continue;
+        const std::string why = refusal(*b, b->defaultDevice(), request);
+        if (why.empty()) return {b->defaultDevice(), {}};
         if (notice.empty()) notice = why + "; computed on cpu";
     }
     return {&cpu(), notice};
 }
 
 bool computesOnCpu(BackendChoice choice) {
-    if (choice == BackendChoice::Cpu) return true;
-    if (choice != BackendChoice::Auto) return false;
+    if (choice.kind == BackendKind::Cpu) return true;
+    if (choice.kind != BackendKind::Auto) return false;
     static const bool noAccelerator = [] {
         for (const auto& b : backends())
-            if (b->accelerates() && !b->devices().empty()) return false;
+            if (b->accelerates() && b->defaultDevice()) return false;
         return true;
     }();
     return noAccelerator;
 }
 
+const Device* layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision) {
+    return computesOnCpu(choice) && cpu().attendsLayer(layer, precision) ? &cpu() : nullptr;
+}
+
 template <class T>
 HeadRun<T> attendOn(BackendChoice choice, const HeadTask<T>& task) {
-    BackendPick pick = pickBackend(choice, headRequest(task));
-    if (pick.backend != &cpu()) {
+    if (task.unmasked) return {cpu().attend(task), cpu().info().backend, {}};
+    DevicePick pick = pickDevice(choice, headRequest(task));
+    if (pick.device != &cpu()) {
+        const std::string& backend = pick.device->info().backend;
         try {
-            failIfSimulated(pick.backend->name());
-            return {pick.backend->attend(task), pick.backend->name(), {}};
+            failIfSimulated(backend);
+            return {pick.device->attend(task), backend, {}};
         } catch (const std::exception& e) {
-            pick.notice = pick.backend->name() + " failed (" + e.what() + "); computed on cpu";
+            pick.notice = backend + " failed (" + e.what() + "); computed on cpu";
         }
     }
-    return {cpu().attend(task), cpu().name(), pick.notice};
+    return {cpu().attend(task), cpu().info().backend, pick.notice};
 }
 
 template HeadRun<float> attendOn<float>(BackendChoice, const HeadTask<float>&);

@@ -1,5 +1,7 @@
-// The registry of backends compiled into this build (CUDA, OpenCL, CPU; the CPU always last)
-// and the dispatch of one head to the backend a choice resolves to, with fallback to the CPU.
+// The registry of backends compiled into this build (CUDA, OpenCL, CPU; the CPU always last),
+// each with its devices, and the dispatch of the forward pass: a whole layer to the device that
+// computes layers (the CPU's fused kernels), else each head to the device a choice resolves
+// to, with fallback to the CPU.
 #pragma once
 
 #include "core/backend/backend.h"
@@ -15,16 +17,17 @@ namespace attnlab {
 const std::vector<std::unique_ptr<Backend>>& backends();
 /// The backend called `name` ("cpu", "opencl", "cuda"), or nullptr when not compiled in.
 const Backend* findBackend(const std::string& name);
-/// Throws InputError when `choice` names a backend that is not compiled into this build.
-void requireCompiledIn(BackendChoice choice);
+/// Throws InputError when `choice` names a backend that is not compiled into this build, or a
+/// device index past its last device.
+void requireSelectable(BackendChoice choice);
 
-/// The backend that will compute `request` under `choice` and, when that is not the one asked
+/// The device that will compute `request` under `choice` and, when that is not the one asked
 /// for, the notice saying why (no device, request not supported).
-struct BackendPick {
-    const Backend* backend = nullptr;
+struct DevicePick {
+    const Device* device = nullptr;
     std::string notice;
 };
-BackendPick pickBackend(BackendChoice choice, const HeadRequest& request);
+DevicePick pickDevice(BackendChoice choice, const HeadRequest& request);
 /// Whether `choice` computes on the host CPU whatever the request: cpu, or auto on a machine with
 /// no accelerating device (then the CPU's own fast paths may be used).
 bool computesOnCpu(BackendChoice choice);
@@ -33,6 +36,10 @@ bool computesOnCpu(BackendChoice choice);
 /// `backend` throws as a failing device would (after < 0 turns it off). Also set at start-up by
 /// the environment: ATTNLAB_SIMULATE_DEVICE_FAILURE=opencl:3.
 void simulateDeviceFailure(const std::string& backend, int after);
+
+/// The device that computes `layer` whole in `precision` when no maps are kept (the CPU's
+/// fused kernels when `choice` computes on the CPU), or nullptr: then heads go one by one.
+const Device* layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision);
 
 /// A head computed under a choice: the result, the backend that computed it and the notice
 /// of a fallback (empty when none).
@@ -43,8 +50,8 @@ struct HeadRun {
     std::string notice;
 };
 
-/// Computes one head on the backend `choice` resolves to; when that device fails, computes it
-/// on the CPU and says so in the notice.
+/// Computes one head on the device `choice` resolves to; when that device fails, computes it
+/// on the CPU and says so in the notice. The unmasked code path is the CPU's, without notice.
 template <class T>
 HeadRun<T> attendOn(BackendChoice choice, const HeadTask<T>& task);
 

@@ -1,7 +1,6 @@
 // Building a model's weights and running its forward pass.
 #include "core/model/model.h"
 
-#include "core/backend/cpu/layer_attention.h"
 #include "core/backend/registry.h"
 #include "core/base/error.h"
 
@@ -91,8 +90,8 @@ std::vector<Trace<T>> Model<T>::forwardBatch(const std::vector<Matrix<T>>& batch
 template <class T>
 bool Model<T>::reusesBlocks() const {
     for (const LayerSpec& layer : spec_.layers)
-        if (!kernels::fusedLayerApplies<T>(layer)) return false;
-    return computesOnCpu(backend_);
+        if (!layerDevice(backend_, layer, precisionOf<T>())) return false;
+    return true;
 }
 
 template <class T>
@@ -211,10 +210,11 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         h = columnParallel(x, *w.ffn, how.parts).unaryExpr([](const T& e) { return relu(e); });
     const Matrix<T> q = columnParallel(h, w.wq, how.parts), k = columnParallel(h, w.wk, how.parts),
                     v = columnParallel(h, w.wv, how.parts);
-    // Without maps, float layers computed on the CPU go through the fused kernel: no n x n mask,
-    // scores or weights are formed.
-    const bool fused = maps == Maps::Drop && !how.unmasked &&
-                       kernels::fusedLayerApplies<T>(layer) && computesOnCpu(backend_);
+    // Without maps, a layer goes whole to the device that computes layers (the CPU's fused
+    // kernel: no n x n mask, scores or weights are formed), else head by head.
+    const Device* wholeLayer = maps == Maps::Drop && !how.unmasked
+                                   ? layerDevice(backend_, layer, precisionOf<T>())
+                                   : nullptr;
     const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     Matrix<T> concat(x.rows(), v.cols());
@@ -225,7 +225,7 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         const int n = static_cast<int>(xs[b].rows());
         BoolMatrix mask;
         try {
-            if (fused)
+            if (wholeLayer)
                 layer.mask.validate(n);
             else
                 mask = buildMask(layer.mask, n);
@@ -233,23 +233,23 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
             throw InputError(layerPath(index) + ".mask", e.what());
         }
         std::vector<int> allMasked;
-        if constexpr (std::is_floating_point_v<T>) {
-            if (fused) {
-                const bool last = index + 1 == spec_.layers.size();
-                std::optional<kernels::LayerReuse<T>> reuse;
-                const Matrix<T>* recorded = from ? &from->inputs.at(index) : nullptr;
-                if (recorded && xs.size() == 1 && recorded->rows() == x.rows() &&
-                    recorded->cols() == x.cols()) // else everything is computed afresh
-                    reuse.emplace(kernels::LayerReuse<T>{from->attention.at(index),
-                                                         changedRows(x, *recorded)});
-                concat.middleRows(start, n) = kernels::fusedLayerAttention<T>(
-                    layer, pos, q.middleRows(start, n), k.middleRows(start, n),
-                    v.middleRows(start, n), offset, allMasked,
-                    last && how.outputRows > 0 ? how.outputRows : -1, reuse ? &*reuse : nullptr);
-                noteBackend(traces[b], layerTraces[b], index, 0, "cpu", "");
-            }
+        if (wholeLayer) {
+            const bool last = index + 1 == spec_.layers.size();
+            std::optional<LayerReuse<T>> reuse;
+            const Matrix<T>* recorded = from ? &from->inputs.at(index) : nullptr;
+            if (recorded && xs.size() == 1 && recorded->rows() == x.rows() &&
+                recorded->cols() == x.cols()) // else everything is computed afresh
+                reuse.emplace(LayerReuse<T>{from->attention.at(index), changedRows(x, *recorded)});
+            const Matrix<T> qs = q.middleRows(start, n), ks = k.middleRows(start, n),
+                            vs = v.middleRows(start, n);
+            LayerResult<T> r = wholeLayer->attendLayer(LayerTask<T>{
+                layer, pos, qs, ks, vs, offset, last && how.outputRows > 0 ? how.outputRows : -1,
+                reuse ? &*reuse : nullptr});
+            concat.middleRows(start, n) = r.attention;
+            allMasked = std::move(r.allMaskedRows);
+            noteBackend(traces[b], layerTraces[b], index, 0, wholeLayer->info().backend, "");
         }
-        for (int head = 0; head < heads && !fused; ++head) {
+        for (int head = 0; head < heads && !wholeLayer; ++head) {
             Matrix<T> qh = q.block(start, head * p, n, p), kh = k.block(start, head * p, n, p);
             const Matrix<T> vh = v.block(start, head * pv, n, pv);
             if (pos.kind == PositionalSpec::Kind::Rope) {
@@ -259,14 +259,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
             Matrix<T> bias;
             if (pos.kind == PositionalSpec::Kind::Alibi) bias = alibiBias<T>(pos, n, head, heads);
             const Matrix<T>* biasPtr = bias.size() ? &bias : nullptr;
-            HeadRun<T> run;
-            if (how.unmasked) {
-                run.result = attendHeadUnmasked<T>(layer.mixer, qh, kh, vh, biasPtr);
-                run.backend = "cpu";
-            } else {
-                run = attendOn<T>(backend_, {layer.mixer, qh, kh, vh, biasPtr, layer.mask, mask,
-                                             maps == Maps::Keep});
-            }
+            HeadRun<T> run = attendOn<T>(backend_, {layer.mixer, qh, kh, vh, biasPtr, layer.mask,
+                                                    mask, maps == Maps::Keep, how.unmasked});
             HeadResult<T>& r = run.result;
             noteBackend(traces[b], layerTraces[b], index, head, run.backend, run.notice);
             concat.block(start, head * pv, n, pv) = r.output;

@@ -52,7 +52,8 @@ class Model {
 public:
     /// Materialises the weights for tokens of width d; throws InputError naming the layer and
     /// matrix when a shape does not fit (e.g. `layers[1].wq: matrix is 3 x 2, expected 4 x 2`).
-    /// Heads are computed on the backend `backend` resolves to (registry.h), per head.
+    /// Attention is computed on the device `backend` resolves to (registry.h): a layer that keeps
+    /// no maps whole when that device computes whole layers (the CPU), else head by head.
     Model(const ModelSpec& spec, int d, BackendChoice backend = BackendChoice::Cpu);
 
     /// f(X) with positions starting at the spec's offset plus `extraOffset`.

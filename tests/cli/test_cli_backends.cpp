@@ -1,6 +1,8 @@
 // attnlab-cli and the backends: `devices` lists the CPU last and the OpenCL device (PoCL in
 // CI), `run`/`check --backend opencl` report that OpenCL computed each layer, a refused
-// request falls back to the CPU with a notice, and CUDA is honest without a device.
+// request falls back to the CPU with a notice, and CUDA is honest without a device. A device
+// index selects a device (`--backend opencl:0`); a malformed selector or an index past the last
+// device is an error (exit status 2).
 #include "cli_runner.h"
 
 #include <nlohmann/json.hpp>
@@ -105,6 +107,47 @@ private slots:
         const CliResult text = runCli({"devices"});
         QVERIFY2(text.out.contains("cuda backend: 0 device(s); no CUDA device"),
                  text.out.constData());
+    }
+
+    void aSelectorComputesOnThatDevice() {
+#ifndef ATTNLAB_HAVE_OPENCL
+        QSKIP("the OpenCL backend is not built into this build");
+#endif
+        const CliResult text = runCli({"devices"});
+        QVERIFY2(text.out.contains("  opencl:0  "), text.out.constData());
+        QVERIFY2(text.out.contains("  cpu:0  "), text.out.constData());
+        const CliResult r =
+            runCli({"run", "builtin:causal-model", "--backend", "opencl:0", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["backend"], json("opencl"));
+        QCOMPARE(j["backend_requested"], json("opencl:0"));
+        for (const auto& layer : j["original"]["layers"])
+            QCOMPARE(layer["backend"], json("opencl"));
+        const CliResult check = runCli({"check", "builtin:causal-model", "--backend=opencl:0",
+                                        "--property", "causality", "--json"});
+        QVERIFY2(check.exitCode == 0, check.err.constData());
+        QCOMPARE(json::parse(check.out.toStdString())["layer_backends"][0], json("opencl"));
+    }
+
+    void aSelectorPastTheLastDeviceIsRefused() {
+#ifndef ATTNLAB_HAVE_OPENCL
+        QSKIP("the OpenCL backend is not built into this build");
+#endif
+        const CliResult r = runCli({"run", "builtin:causal-model", "--backend", "opencl:99"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("backend opencl:99: no such device"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void aMalformedSelectorIsRefused() {
+        for (const char* bad : {"cuda:x", "auto:0", "opencl:"}) {
+            const CliResult r = runCli({"run", "builtin:causal-model", "--backend", bad});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("--backend must be auto, cpu, opencl or cuda"),
+                     r.err.constData());
+            QVERIFY2(r.err.contains(bad), r.err.constData());
+        }
     }
 
 private:

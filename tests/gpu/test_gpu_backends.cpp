@@ -3,12 +3,14 @@
 // over every mask kind, float32 and float64, sizes below, at and past the key tile (incl.
 // non-multiples), with and without an additive bias. Requests a backend refuses are counted
 // and reported, not failed; exact precision must be refused. A backend that is not built or
-// has no device skips with the reason.
+// has no device skips with the reason. A device index selects one device (`opencl:0`); a
+// malformed selector or an index past the last device is refused with a message.
 //
 // Tolerance: |backend - cpu| <= tol · (1 + max|cpu|) entrywise, tol = 1e-4 in float32 and
 // 1e-10 in float64 (n ≤ 70, head widths 6 and 5: reassociated sums of that length).
 #include "core/backend/accelerator.h"
 #include "core/backend/registry.h"
+#include "core/base/error.h"
 #include "core/model/model.h"
 #include "core/spec/mask.h"
 
@@ -86,9 +88,9 @@ struct Tally {
 };
 
 template <class T>
-void compareOn(const Backend& backend, Tally& tally) {
+void compareOn(const Device& device, Tally& tally) {
     const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-10;
-    const Backend& cpu = *backends().back();
+    const Device& cpu = *backends().back()->defaultDevice();
     for (int n : {1, 7, 32, 33, 70})
         for (const MixerSpec& mixer : mixers())
             for (const MaskSpec& mask : masks(n)) {
@@ -105,14 +107,14 @@ void compareOn(const Backend& backend, Tally& tally) {
                         " tile=" + QByteArray::number(mixer.tile) +
                         " mask=" + mask.describe().c_str() + (withBias ? " bias" : "") +
                         (keepMaps ? " maps" : " fused");
-                    const Support support = backend.supports(headRequest(task));
+                    const Support support = device.supports(headRequest(task));
                     if (!support.ok) {
-                        qInfo("%s: not supported (%s): %s", backend.name().c_str(),
+                        qInfo("%s: not supported (%s): %s", device.info().selector().c_str(),
                               support.why.c_str(), what.constData());
                         ++tally.refused;
                         continue;
                     }
-                    const HeadResult<T> got = backend.attend(task), want = cpu.attend(task);
+                    const HeadResult<T> got = device.attend(task), want = cpu.attend(task);
                     QVERIFY2(deviation(got.output, want.output) <= tol, "output " + what);
                     if (keepMaps) {
                         QVERIFY2(deviation(got.scores, want.scores) <= tol, "scores " + what);
@@ -131,10 +133,11 @@ void compareBackend(const char* name) {
     if (backend->devices().empty())
         QSKIP(qPrintable(QString("%1: %2").arg(name, QString::fromStdString(backend->status()))));
     qInfo("%s: %s", name, backend->status().c_str());
+    const Device* device = backend->defaultDevice();
     Tally tally;
-    compareOn<float>(*backend, tally);
+    compareOn<float>(*device, tally);
     if (QTest::currentTestFailed()) return;
-    compareOn<double>(*backend, tally);
+    compareOn<double>(*device, tally);
     if (QTest::currentTestFailed()) return;
     // Exact arithmetic is the CPU's alone: refused, and refused again if asked regardless.
     const Matrix<Rational> x = Matrix<Rational>::Identity(3, 3);
@@ -142,8 +145,8 @@ void compareBackend(const char* name) {
     const MaskSpec mask = MaskSpec::all();
     const BoolMatrix cells = buildMask(mask, 3);
     const HeadTask<Rational> exact{mixer, x, x, x, nullptr, mask, cells, true};
-    QVERIFY(!backend->supports(headRequest(exact)).ok);
-    QVERIFY_THROWS_EXCEPTION(std::runtime_error, backend->attend(exact));
+    QVERIFY(!device->supports(headRequest(exact)).ok);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, device->attend(exact));
     qInfo("%s: %d requests matched the CPU, %d refused (reported above)", name, tally.compared,
           tally.refused);
     QVERIFY(tally.compared > 0);
@@ -223,13 +226,63 @@ private slots:
         exact.precision = Precision::Exact;
         exact.n = 4;
         exact.p = exact.pv = 2;
-        QCOMPARE(pickBackend(BackendChoice::Auto, exact).backend->name(), std::string("cpu"));
+        QCOMPARE(pickDevice(BackendChoice::Auto, exact).device->info().backend, std::string("cpu"));
         for (const char* name : {"opencl", "cuda"}) {
             if (!findBackend(name)) continue;
-            const BackendPick pick = pickBackend(
+            const DevicePick pick = pickDevice(
                 name == std::string("cuda") ? BackendChoice::Cuda : BackendChoice::OpenCl, exact);
-            QCOMPARE(pick.backend->name(), std::string("cpu"));
+            QCOMPARE(pick.device->info().backend, std::string("cpu"));
             QVERIFY2(pick.notice.find(name) != std::string::npos, pick.notice.c_str());
+        }
+    }
+
+    // `backend:index` names one device; the plain names keep their meaning.
+    void selectorsParse() {
+        QCOMPARE(parseBackendChoice("opencl:0"), BackendChoice(BackendKind::OpenCl, 0));
+        QCOMPARE(parseBackendChoice("cuda:12"), BackendChoice(BackendKind::Cuda, 12));
+        QCOMPARE(parseBackendChoice("cuda"), BackendChoice(BackendKind::Cuda));
+        QCOMPARE(parseBackendChoice("auto"), BackendChoice(BackendKind::Auto));
+        QCOMPARE(backendChoiceName(parseBackendChoice("opencl:1")), std::string("opencl:1"));
+        QCOMPARE(backendChoiceName(BackendChoice::Cpu), std::string("cpu"));
+        for (const char* bad : {"cuda:x", "cuda:", "opencl:-1", "opencl:+1", "opencl:1x", "auto:0",
+                                "gpu:0", ":0", "cuda:99999999999"}) {
+            try {
+                parseBackendChoice(bad);
+                QFAIL(bad);
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find(bad) != std::string::npos, e.what());
+            }
+        }
+    }
+
+    // An index past the last device is refused before anything runs; one that exists computes
+    // there.
+    void aSelectedDeviceComputes() {
+        try {
+            requireSelectable({BackendKind::Cpu, 1});
+            QFAIL("cpu:1 accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("no such device") != std::string::npos, e.what());
+        }
+        requireSelectable({BackendKind::Cpu, 0});
+        const Backend* opencl = findBackend("opencl");
+        if (!opencl || opencl->devices().empty()) QSKIP("no OpenCL device to select");
+        QVERIFY_THROWS_EXCEPTION(InputError, requireSelectable({BackendKind::OpenCl, 99}));
+        ModelSpec spec;
+        LayerSpec layer;
+        layer.heads = 2;
+        layer.mask = MaskSpec::causal();
+        layer.wq = MatrixSpec::random(3);
+        spec.layers.push_back(layer);
+        const Matrix<double> x = TokenSpec::random(9, 4, 7).materialize<double>();
+        const Trace<double> reference = Model<double>(spec, 4, BackendChoice::Cpu).forward(x);
+        for (int index = 0; index < int(opencl->devices().size()); ++index) {
+            requireSelectable({BackendKind::OpenCl, index});
+            const Trace<double> t =
+                Model<double>(spec, 4, {BackendKind::OpenCl, index}).forward(x, Maps::Drop);
+            QCOMPARE(t.layers[0].backend, std::string("opencl"));
+            QVERIFY(t.notices.empty());
+            QVERIFY((t.output - reference.output).cwiseAbs().maxCoeff() < 1e-10);
         }
     }
 };

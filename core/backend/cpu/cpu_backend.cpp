@@ -1,5 +1,7 @@
-// The CPU backend: attendHead on the caller's mask matrix.
+// The CPU backend: the host CPU as its one device.
 #include "core/backend/cpu/cpu_backend.h"
+
+#include "core/backend/cpu/cpu_device.h"
 
 namespace attnlab {
 
@@ -7,20 +9,16 @@ namespace {
 
 class CpuBackend final : public Backend {
 public:
+    CpuBackend() { devices_.push_back(makeCpuDevice()); }
+
     std::string name() const override { return "cpu"; }
-    std::vector<DeviceInfo> devices() const override { return {cpuDevice()}; }
+    const std::vector<std::unique_ptr<Device>>& devices() const override { return devices_; }
     std::string status() const override { return "computes every request (the reference)"; }
     bool accelerates() const override { return false; }
-    Support supports(const HeadRequest&) const override { return {}; }
-    HeadResult<float> attend(const HeadTask<float>& task) const override { return run(task); }
-    HeadResult<double> attend(const HeadTask<double>& task) const override { return run(task); }
-    HeadResult<Rational> attend(const HeadTask<Rational>& task) const override { return run(task); }
+    const Device* defaultDevice() const override { return devices_.front().get(); }
 
 private:
-    template <class T>
-    static HeadResult<T> run(const HeadTask<T>& task) {
-        return attendHead<T>(task.mixer, task.q, task.k, task.v, task.bias, task.maskCells);
-    }
+    std::vector<std::unique_ptr<Device>> devices_;
 };
 
 } // namespace

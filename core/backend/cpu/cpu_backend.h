@@ -1,4 +1,4 @@
-// The CPU backend: the core's own Eigen code (mixer.h), every request in every precision.
+// The CPU backend: one device, the host CPU (cpu_device.h), which computes every request.
 #pragma once
 
 #include "core/backend/backend.h"

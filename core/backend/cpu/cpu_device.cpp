@@ -1,5 +1,7 @@
-// The CPU device: what this machine reports about itself.
-#include "core/backend/device.h"
+// The CPU device: what this machine reports about itself, and the computation on it.
+#include "core/backend/cpu/cpu_device.h"
+
+#include "core/backend/cpu/layer_attention.h"
 
 #include <fstream>
 #include <string>
@@ -23,12 +25,12 @@ std::string procField(const char* file, const std::string& key) {
         }
     return {};
 }
-} // namespace
 
-DeviceInfo cpuDevice() {
+// The model name, memory and precisions of this machine's CPU.
+DeviceInfo describeCpu() {
     DeviceInfo cpu;
     cpu.backend = "cpu";
-    cpu.type = "cpu";
+    cpu.kind = DeviceKind::Cpu;
     cpu.name = procField("/proc/cpuinfo", "model name");
     if (cpu.name.empty()) cpu.name = "CPU";
     const std::string mem = procField("/proc/meminfo", "MemTotal"); // "24576000 kB"
@@ -44,6 +46,49 @@ DeviceInfo cpuDevice() {
         if ((" " + flags + " ").find(std::string(" ") + isa + " ") != std::string::npos)
             cpu.features.push_back(isa);
     return cpu;
+}
+
+class CpuDevice final : public Device {
+public:
+    CpuDevice() : Device(describeCpu()) {}
+
+    Support supports(const HeadRequest&) const override { return {}; }
+    HeadResult<float> attend(const HeadTask<float>& task) const override { return run(task); }
+    HeadResult<double> attend(const HeadTask<double>& task) const override { return run(task); }
+    HeadResult<Rational> attend(const HeadTask<Rational>& task) const override { return run(task); }
+
+    using Device::attendLayer;
+    bool attendsLayer(const LayerSpec& layer, Precision precision) const override {
+        switch (precision) {
+        case Precision::Float32:
+            return kernels::fusedLayerApplies<float>(layer);
+        case Precision::Float64:
+            return kernels::fusedLayerApplies<double>(layer);
+        case Precision::Exact:
+            return kernels::fusedLayerApplies<Rational>(layer);
+        }
+        return false;
+    }
+    LayerResult<float> attendLayer(const LayerTask<float>& task) const override {
+        return kernels::fusedLayerAttention(task);
+    }
+    LayerResult<double> attendLayer(const LayerTask<double>& task) const override {
+        return kernels::fusedLayerAttention(task);
+    }
+
+private:
+    template <class T>
+    static HeadResult<T> run(const HeadTask<T>& task) {
+        if (task.unmasked)
+            return attendHeadUnmasked<T>(task.mixer, task.q, task.k, task.v, task.bias);
+        return attendHead<T>(task.mixer, task.q, task.k, task.v, task.bias, task.maskCells);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Device> makeCpuDevice() {
+    return std::make_unique<CpuDevice>();
 }
 
 } // namespace attnlab

@@ -12,10 +12,8 @@ constexpr int kShortSequence = 512; // up to this many keys, key blocks of 64
 } // namespace
 
 template <class T>
-Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& positional,
-                              const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
-                              long offset, std::vector<int>& allMaskedRows, int queryRows,
-                              const LayerReuse<T>* reuse) {
+LayerResult<T> fusedLayerAttention(const LayerTask<T>& task) {
+    const auto& [layer, positional, q, k, v, offset, queryRows, reuse] = task;
     const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     std::vector<Matrix<T>> qs, ks, vs;
@@ -57,20 +55,13 @@ Matrix<T> fusedLayerAttention(const LayerSpec& layer, const PositionalSpec& posi
     }
     FusedResult<T> r = fusedAttention<T>(layer.mixer, layer.mask, inputs, tiles, queryRows,
                                          blocks ? &*blocks : nullptr);
-    Matrix<T> concat(q.rows(), v.cols());
+    LayerResult<T> result{Matrix<T>(q.rows(), v.cols()), std::move(r.allMaskedRows)};
     for (int h = 0; h < heads; ++h)
-        concat.middleCols(h * pv, pv) = r.outputs[std::size_t(h)];
-    allMaskedRows.insert(allMaskedRows.end(), r.allMaskedRows.begin(), r.allMaskedRows.end());
-    return concat;
+        result.attention.middleCols(h * pv, pv) = r.outputs[std::size_t(h)];
+    return result;
 }
 
-template Matrix<float> fusedLayerAttention<float>(const LayerSpec&, const PositionalSpec&,
-                                                  const Matrix<float>&, const Matrix<float>&,
-                                                  const Matrix<float>&, long, std::vector<int>&,
-                                                  int, const LayerReuse<float>*);
-template Matrix<double> fusedLayerAttention<double>(const LayerSpec&, const PositionalSpec&,
-                                                    const Matrix<double>&, const Matrix<double>&,
-                                                    const Matrix<double>&, long, std::vector<int>&,
-                                                    int, const LayerReuse<double>*);
+template LayerResult<float> fusedLayerAttention<float>(const LayerTask<float>&);
+template LayerResult<double> fusedLayerAttention<double>(const LayerTask<double>&);
 
 } // namespace attnlab::kernels

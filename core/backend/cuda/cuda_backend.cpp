@@ -1,5 +1,5 @@
-// The CUDA backend's host side: device discovery through the runtime API, device memory, and
-// the launch of the kernels of attention.cu.
+// The CUDA backend's host side: device discovery through the runtime API, one CudaDevice per
+// GPU, device memory, and the launch of the kernels of attention.cu.
 #include "core/backend/cuda/cuda_backend.h"
 
 #include "core/backend/accelerator.h"
@@ -50,67 +50,54 @@ private:
     std::size_t count_;
 };
 
-class CudaBackend final : public Backend {
-public:
-    CudaBackend() {
-        int count = 0;
-        const cudaError_t status = cudaGetDeviceCount(&count);
-        if (status != cudaSuccess || count == 0) {
-            status_ = std::string("no CUDA device: ") +
-                      (status != cudaSuccess ? cudaGetErrorString(status) : "none found");
-            cudaGetLastError(); // clear the sticky error for later calls
-            return;
-        }
-        for (int i = 0; i < count; ++i) {
-            cudaDeviceProp prop{};
-            if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
-            DeviceInfo info;
-            info.backend = "cuda";
-            info.name = prop.name;
-            info.type = "gpu";
-            info.memoryBytes = prop.totalGlobalMem;
-            info.features = {"sm_" + std::to_string(prop.major) + std::to_string(prop.minor),
-                             "multiprocessors=" + std::to_string(prop.multiProcessorCount),
-                             "shared_memory=" + std::to_string(prop.sharedMemPerBlockOptin / 1024) +
-                                 "KiB",
-                             "float32",
-                             "float64",
-                             "softmax",
-                             "softmax_like",
-                             "raw",
-                             "ssm",
-                             "masks in-kernel",
-                             "flash kernel (online softmax, masked tiles skipped)"};
-            if (i == 0) {
-                limits_.fp64 = true;
-                limits_.globalBytes = prop.totalGlobalMem;
-                limits_.maxAllocBytes = prop.totalGlobalMem;
-                limits_.localBytes = prop.sharedMemPerBlockOptin;
-                status_ = std::string("computes on ") + prop.name;
-            }
-            infos_.push_back(std::move(info));
-        }
-    }
+DeviceInfo describe(const cudaDeviceProp& prop, int index) {
+    DeviceInfo info;
+    info.backend = "cuda";
+    info.index = index;
+    info.name = prop.name;
+    info.kind = DeviceKind::Gpu;
+    info.memoryBytes = prop.totalGlobalMem;
+    info.features = {"sm_" + std::to_string(prop.major) + std::to_string(prop.minor),
+                     "multiprocessors=" + std::to_string(prop.multiProcessorCount),
+                     "shared_memory=" + std::to_string(prop.sharedMemPerBlockOptin / 1024) + "KiB",
+                     "float32",
+                     "float64",
+                     "softmax",
+                     "softmax_like",
+                     "raw",
+                     "ssm",
+                     "masks in-kernel",
+                     "flash kernel (online softmax, masked tiles skipped)"};
+    return info;
+}
 
-    using Backend::attend;
-    std::string name() const override { return "cuda"; }
-    std::vector<DeviceInfo> devices() const override { return infos_; }
-    std::string status() const override { return status_; }
-    bool accelerates() const override { return !infos_.empty(); }
-    Support supports(const HeadRequest& request) const override {
-        if (infos_.empty()) return {false, status_};
-        return acceleratorSupport(request, limits_);
+DeviceLimits limitsOf(const cudaDeviceProp& prop) {
+    DeviceLimits limits;
+    limits.fp64 = true;
+    limits.globalBytes = prop.totalGlobalMem;
+    limits.maxAllocBytes = prop.totalGlobalMem;
+    limits.localBytes = prop.sharedMemPerBlockOptin;
+    return limits;
+}
+
+// One GPU of the CUDA runtime, made current (cudaSetDevice) for each head it computes.
+class CudaDevice final : public AcceleratorDevice {
+public:
+    CudaDevice(const cudaDeviceProp& prop, int index, int ordinal)
+        : AcceleratorDevice(describe(prop, index), limitsOf(prop)), ordinal_(ordinal) {}
+
+protected:
+    KernelOutput<float> compute(const KernelHead<float>& head) const override { return run(head); }
+    KernelOutput<double> compute(const KernelHead<double>& head) const override {
+        return run(head);
     }
-    HeadResult<float> attend(const HeadTask<float>& task) const override { return run(task); }
-    HeadResult<double> attend(const HeadTask<double>& task) const override { return run(task); }
 
 private:
     template <class T>
-    HeadResult<T> run(const HeadTask<T>& task) const {
-        const KernelHead<T> h = kernelHead(task);
+    KernelOutput<T> run(const KernelHead<T>& h) const {
         const std::size_t n = std::size_t(h.n), pv = std::size_t(h.pv);
         std::lock_guard lock(mutex_);
-        check(cudaSetDevice(0), "cudaSetDevice");
+        check(cudaSetDevice(ordinal_), "cudaSetDevice");
         const DeviceBuffer<T> q(h.q.data(), std::size_t(h.q.size())),
             k(h.k.data(), std::size_t(h.k.size())), v(h.v.data(), std::size_t(h.v.size())),
             bias(h.bias.data(), std::size_t(h.bias.size()));
@@ -132,7 +119,7 @@ private:
         d.pv = h.pv;
         d.mixer = h.mixer;
         d.hasBias = h.hasBias;
-        d.bidirectional = task.mixer.bidirectional;
+        d.bidirectional = h.bidirectional;
         d.tile = h.tile;
         d.scale = h.scale;
         d.decay = h.decay;
@@ -142,10 +129,7 @@ private:
         d.rowAllowed = allowed.get();
         if (h.keepMaps) cuda::launchMaps(d);
         if (h.fused) {
-            int group = 64;
-            while (group > 1 &&
-                   fusedLocalBytes(h.tile, h.p, h.pv, group, sizeof(T)) > limits_.localBytes)
-                group /= 2;
+            const int group = fusedGroup(h, limits(), kMostThreads);
             cuda::launchFused(d, group, fusedLocalBytes(h.tile, h.p, h.pv, group, sizeof(T)));
         } else {
             cuda::launchWeighted(d);
@@ -158,13 +142,42 @@ private:
             out.scores = scores.read();
             out.weights = weights.read();
         }
-        return headResult(h, out);
+        return out;
     }
 
+    static constexpr std::size_t kMostThreads = 1024; // per block, every CUDA GPU
+    int ordinal_;                                     // the CUDA runtime's number of the GPU
     mutable std::mutex mutex_;
-    std::vector<DeviceInfo> infos_;
+};
+
+class CudaBackend final : public Backend {
+public:
+    CudaBackend() {
+        int count = 0;
+        const cudaError_t status = cudaGetDeviceCount(&count);
+        if (status != cudaSuccess || count == 0) {
+            status_ = std::string("no CUDA device: ") +
+                      (status != cudaSuccess ? cudaGetErrorString(status) : "none found");
+            cudaGetLastError(); // clear the sticky error for later calls
+            return;
+        }
+        for (int i = 0; i < count; ++i) {
+            cudaDeviceProp prop{};
+            if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
+            devices_.push_back(std::make_unique<CudaDevice>(prop, int(devices_.size()), i));
+        }
+        if (!devices_.empty()) status_ = "computes on " + devices_.front()->info().name;
+    }
+
+    std::string name() const override { return "cuda"; }
+    const std::vector<std::unique_ptr<Device>>& devices() const override { return devices_; }
+    std::string status() const override { return status_; }
+    bool accelerates() const override { return !devices_.empty(); }
+    const Device* defaultDevice() const override { return device(0); }
+
+private:
+    std::vector<std::unique_ptr<Device>> devices_;
     std::string status_;
-    DeviceLimits limits_;
 };
 
 } // namespace

@@ -1,5 +1,6 @@
-// The CUDA backend: device 0 of the CUDA runtime. No driver or no device means zero devices
-// and a status line saying which, never an abort.
+// The CUDA backend: every GPU of the CUDA runtime, `cuda:i` computing on GPU i and plain `cuda`
+// on GPU 0. No driver or no device means zero devices and a status line saying which, never an
+// abort.
 #pragma once
 
 #include "core/backend/backend.h"

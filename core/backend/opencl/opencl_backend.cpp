@@ -1,4 +1,5 @@
-// The OpenCL backend on the Khronos C++ bindings. The kernels only use OpenCL 1.2, so the
+// The OpenCL backend on the Khronos C++ bindings: every device of every platform, each
+// computing on its own context and queue. The kernels only use OpenCL 1.2, so the
 // bindings target 1.2: that runs on PoCL (CI), NVIDIA, AMD and Intel alike.
 #define CL_HPP_ENABLE_EXCEPTIONS
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
@@ -18,11 +19,11 @@ namespace attnlab {
 
 namespace {
 
-std::string typeName(cl_device_type type) {
-    if (type & CL_DEVICE_TYPE_GPU) return "gpu";
-    if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
-    if (type & CL_DEVICE_TYPE_CPU) return "cpu";
-    return "other";
+DeviceKind kindOf(cl_device_type type) {
+    if (type & CL_DEVICE_TYPE_GPU) return DeviceKind::Gpu;
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return DeviceKind::Accelerator;
+    if (type & CL_DEVICE_TYPE_CPU) return DeviceKind::Cpu;
+    return DeviceKind::Other;
 }
 
 bool hasFp64(const cl::Device& d) {
@@ -35,11 +36,12 @@ std::string trimmed(std::string text) {
     return text;
 }
 
-DeviceInfo describe(const cl::Platform& platform, const cl::Device& d) {
+DeviceInfo describe(const cl::Platform& platform, const cl::Device& d, int index) {
     DeviceInfo info;
     info.backend = "opencl";
+    info.index = index;
     info.name = trimmed(d.getInfo<CL_DEVICE_NAME>());
-    info.type = typeName(d.getInfo<CL_DEVICE_TYPE>());
+    info.kind = kindOf(d.getInfo<CL_DEVICE_TYPE>());
     info.memoryBytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
     info.features = {
         "platform=" + trimmed(platform.getInfo<CL_PLATFORM_NAME>()),
@@ -53,72 +55,33 @@ DeviceInfo describe(const cl::Platform& platform, const cl::Device& d) {
     return info;
 }
 
+DeviceLimits limitsOf(const cl::Device& d) {
+    DeviceLimits limits;
+    limits.fp64 = hasFp64(d);
+    limits.globalBytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    limits.maxAllocBytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    limits.localBytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    return limits;
+}
+
 struct Kernels {
     cl::Program program;
     cl::Kernel maps, weighted, fused;
 };
 
-class OpenClBackend final : public Backend {
+// One OpenCL device; its context and queue are made when it first computes.
+class OpenClDevice final : public AcceleratorDevice {
 public:
-    OpenClBackend() {
-        try {
-            discover();
-        } catch (const cl::Error& e) {
-            status_ = std::string("no OpenCL platform or device (") + e.what() + " " +
-                      std::to_string(e.err()) + ")";
-        }
-    }
+    OpenClDevice(const cl::Platform& platform, const cl::Device& device, int index)
+        : AcceleratorDevice(describe(platform, device, index), limitsOf(device)), device_(device) {}
 
-    using Backend::attend;
-    std::string name() const override { return "opencl"; }
-    std::vector<DeviceInfo> devices() const override { return infos_; }
-    std::string status() const override { return status_; }
-    bool accelerates() const override { return computeOn_ && !onCpu_; }
-    Support supports(const HeadRequest& request) const override {
-        if (!computeOn_) return {false, status_};
-        return acceleratorSupport(request, limits_);
+protected:
+    KernelOutput<float> compute(const KernelHead<float>& head) const override { return run(head); }
+    KernelOutput<double> compute(const KernelHead<double>& head) const override {
+        return run(head);
     }
-    HeadResult<float> attend(const HeadTask<float>& task) const override { return run(task); }
-    HeadResult<double> attend(const HeadTask<double>& task) const override { return run(task); }
 
 private:
-    void discover() {
-        std::vector<cl::Platform> platforms;
-        cl::Platform::get(&platforms);
-        std::optional<std::pair<cl::Platform, cl::Device>> first, accelerator;
-        for (const cl::Platform& platform : platforms) {
-            std::vector<cl::Device> found;
-            try {
-                platform.getDevices(CL_DEVICE_TYPE_ALL, &found);
-            } catch (const cl::Error&) {
-                continue; // a platform without devices
-            }
-            for (const cl::Device& d : found) {
-                infos_.push_back(describe(platform, d));
-                if (!first) first.emplace(platform, d);
-                if (!accelerator && !(d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
-                    accelerator.emplace(platform, d);
-            }
-        }
-        const auto chosen = accelerator ? accelerator : first;
-        if (!chosen) {
-            status_ = "no OpenCL device on " + std::to_string(platforms.size()) + " platform(s)";
-            return;
-        }
-        device_ = chosen->second;
-        context_ = cl::Context(device_);
-        queue_ = cl::CommandQueue(context_, device_);
-        onCpu_ = !accelerator;
-        limits_.fp64 = hasFp64(device_);
-        limits_.globalBytes = device_.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
-        limits_.maxAllocBytes = device_.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-        limits_.localBytes = device_.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-        status_ =
-            "computes on " + trimmed(device_.getInfo<CL_DEVICE_NAME>()) +
-            (onCpu_ ? " (a CPU device: used when asked for, auto prefers the Eigen CPU)" : "");
-        computeOn_ = true;
-    }
-
     // The kernels for float (fp64 false) or double, compiled on first use.
     const Kernels& kernels(bool fp64) const {
         std::optional<Kernels>& slot = kernels_[fp64 ? 1 : 0];
@@ -150,23 +113,15 @@ private:
         return cl::Buffer(context_, CL_MEM_WRITE_ONLY, std::max<std::size_t>(count, 1) * sizeof(T));
     }
 
-    // The largest power-of-two group (at most 64 queries) whose local memory fits.
     template <class T>
-    int fusedGroup(const KernelHead<T>& h, const cl::Kernel& kernel) const {
-        const auto most = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
-        for (int group = 64; group > 1; group /= 2)
-            if (std::size_t(group) <= most &&
-                fusedLocalBytes(h.tile, h.p, h.pv, group, sizeof(T)) <= limits_.localBytes)
-                return group;
-        return 1;
-    }
-
-    template <class T>
-    HeadResult<T> run(const HeadTask<T>& task) const {
-        const KernelHead<T> h = kernelHead(task);
+    KernelOutput<T> run(const KernelHead<T>& h) const {
         const std::size_t n = std::size_t(h.n), pv = std::size_t(h.pv);
         std::lock_guard lock(mutex_);
         try {
+            if (!queue_()) {
+                context_ = cl::Context(device_);
+                queue_ = cl::CommandQueue(context_, device_);
+            }
             const Kernels& kn = kernels(std::is_same_v<T, double>);
             const cl::Buffer q = input(h.q.data(), std::size_t(h.q.size())),
                              k = input(h.k.data(), std::size_t(h.k.size())),
@@ -175,7 +130,7 @@ private:
                              code = input(h.mask.code.data(), h.mask.code.size()),
                              data = input(h.mask.data.data(), h.mask.data.size());
             const cl_int codeLength = cl_int(h.mask.code.size()), hasBias = h.hasBias,
-                         bidirectional = task.mixer.bidirectional;
+                         bidirectional = h.bidirectional;
             KernelOutput<T> out;
             const cl::Buffer result = output(out.output, n * pv),
                              allowed = output(out.rowAllowed, n);
@@ -203,7 +158,8 @@ private:
             }
             if (h.fused) {
                 cl::Kernel fused = kn.fused;
-                const int group = fusedGroup(h, fused);
+                const int group = fusedGroup(
+                    h, limits(), fused.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
                 int a = 0;
                 for (const cl::Buffer* b : {&q, &k, &v, &bias})
                     fused.setArg(a++, *b);
@@ -247,7 +203,7 @@ private:
                 read(scores, out.scores);
                 read(weights, out.weights);
             }
-            return headResult(h, out);
+            return out;
         } catch (const cl::Error& e) {
             throw std::runtime_error(std::string("OpenCL error in ") + e.what() + " (" +
                                      std::to_string(e.err()) + ")");
@@ -255,14 +211,67 @@ private:
     }
 
     mutable std::mutex mutex_;
-    std::vector<DeviceInfo> infos_;
-    std::string status_;
-    bool computeOn_ = false, onCpu_ = true;
     cl::Device device_;
-    cl::Context context_;
-    cl::CommandQueue queue_;
-    DeviceLimits limits_;
+    mutable cl::Context context_;
+    mutable cl::CommandQueue queue_;
     mutable std::optional<Kernels> kernels_[2];
+};
+
+class OpenClBackend final : public Backend {
+public:
+    OpenClBackend() {
+        try {
+            discover();
+        } catch (const cl::Error& e) {
+            devices_.clear();
+            default_ = nullptr;
+            status_ = std::string("no OpenCL platform or device (") + e.what() + " " +
+                      std::to_string(e.err()) + ")";
+        }
+    }
+
+    std::string name() const override { return "opencl"; }
+    const std::vector<std::unique_ptr<Device>>& devices() const override { return devices_; }
+    std::string status() const override { return status_; }
+    bool accelerates() const override {
+        return default_ && default_->info().kind != DeviceKind::Cpu;
+    }
+    const Device* defaultDevice() const override { return default_; }
+
+private:
+    // Lists every device of every platform; the default is the first GPU or accelerator, else
+    // the first device.
+    void discover() {
+        std::vector<cl::Platform> platforms;
+        cl::Platform::get(&platforms);
+        const Device* accelerator = nullptr;
+        for (const cl::Platform& platform : platforms) {
+            std::vector<cl::Device> found;
+            try {
+                platform.getDevices(CL_DEVICE_TYPE_ALL, &found);
+            } catch (const cl::Error&) {
+                continue; // a platform without devices
+            }
+            for (const cl::Device& d : found) {
+                devices_.push_back(
+                    std::make_unique<OpenClDevice>(platform, d, int(devices_.size())));
+                if (!accelerator && !(d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
+                    accelerator = devices_.back().get();
+            }
+        }
+        default_ = accelerator ? accelerator : device(0);
+        if (!default_) {
+            status_ = "no OpenCL device on " + std::to_string(platforms.size()) + " platform(s)";
+            return;
+        }
+        status_ =
+            "computes on " + default_->info().name +
+            (accelerator ? "" : " (a CPU device: used when asked for, auto prefers the Eigen CPU)");
+    }
+
+    std::vector<std::unique_ptr<Device>> devices_;
+    const Device* default_ = nullptr;
+    std::string status_;
 };
 
 } // namespace

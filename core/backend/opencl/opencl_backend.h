@@ -1,5 +1,6 @@
-// The OpenCL backend: the first GPU or accelerator of any platform, else the first device
-// (PoCL's CPU device in CI). Kernels are compiled at run time from the embedded source.
+// The OpenCL backend: every device of every platform, `opencl:i` computing on device i; plain
+// `opencl` computes on the first GPU or accelerator, else the first device (PoCL's CPU device in
+// CI). Kernels are compiled at run time from the embedded source.
 #pragma once
 
 #include "core/backend/backend.h"

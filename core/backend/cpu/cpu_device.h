@@ -1,0 +1,14 @@
+// The CPU device: this machine as it reports itself, computing every request in every
+// precision with the core's own Eigen code (mixer.h) and, for whole layers that keep no maps,
+// the fused kernels (layer_attention.h).
+#pragma once
+
+#include "core/backend/device.h"
+
+#include <memory>
+
+namespace attnlab {
+
+std::unique_ptr<Device> makeCpuDevice();
+
+} // namespace attnlab

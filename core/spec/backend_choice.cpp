@@ -1,0 +1,50 @@
+// Names of backend choices and their parsing (`--backend`).
+#include "core/spec/backend_choice.h"
+
+#include "core/base/error.h"
+
+#include <charconv>
+
+namespace attnlab {
+
+std::string backendKindName(BackendKind kind) {
+    switch (kind) {
+    case BackendKind::Auto:
+        return "auto";
+    case BackendKind::Cpu:
+        return "cpu";
+    case BackendKind::OpenCl:
+        return "opencl";
+    case BackendKind::Cuda:
+        return "cuda";
+    }
+    return "?";
+}
+
+std::string backendChoiceName(BackendChoice choice) {
+    const std::string kind = backendKindName(choice.kind);
+    return choice.device < 0 ? kind : kind + ":" + std::to_string(choice.device);
+}
+
+BackendChoice parseBackendChoice(std::string_view text) {
+    const auto colon = text.find(':');
+    const std::string_view kindText = text.substr(0, colon);
+    for (BackendKind kind :
+         {BackendKind::Auto, BackendKind::Cpu, BackendKind::OpenCl, BackendKind::Cuda}) {
+        if (kindText != backendKindName(kind)) continue;
+        if (colon == std::string_view::npos) return kind;
+        const std::string_view index = text.substr(colon + 1);
+        int device = -1;
+        const auto [end, error] =
+            std::from_chars(index.data(), index.data() + index.size(), device);
+        const bool digitsOnly = !index.empty() && index.front() != '-' && index.front() != '+';
+        if (kind != BackendKind::Auto && digitsOnly && error == std::errc() &&
+            end == index.data() + index.size())
+            return {kind, device};
+    }
+    throw InputError("backend: '" + std::string(text) +
+                     "' is not auto, cpu, opencl or cuda, nor one of the last three with "
+                     ":INDEX (cuda:1)");
+}
+
+} // namespace attnlab
