@@ -17,9 +17,6 @@ struct BackendChoice {
 
     constexpr BackendChoice(BackendKind kind = BackendKind::Cpu, int device = -1)
         : kind(kind), device(device) {}
-    /// The kind by its number and back, as the GUI's chooser stores it (plain kinds only).
-    constexpr explicit BackendChoice(int kind) : BackendChoice(BackendKind(kind)) {}
-    constexpr explicit operator int() const { return int(kind); }
     bool operator==(const BackendChoice&) const = default;
 
     BackendKind kind;

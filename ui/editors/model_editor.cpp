@@ -194,7 +194,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
                      [precision](Scenario& s) { s.precision = precision; });
     });
     connect(backend_, &QComboBox::activated, this, [this](int i) {
-        const auto choice = enumAt<BackendChoice>(backend_, i);
+        const BackendChoice choice(enumAt<BackendKind>(backend_, i));
         editScenario("compute on " + QString::fromStdString(backendChoiceName(choice)),
                      [choice](Scenario& s) { s.backend = choice; });
     });
@@ -409,7 +409,7 @@ void ModelEditor::refresh() {
             blockers.push_back(std::make_unique<QSignalBlocker>(w));
 
     selectEnum(precision_, s.precision);
-    selectEnum(backend_, s.backend);
+    selectEnum(backend_, s.backend.kind);
     const PositionalSpec& p = s.model.positional;
     selectEnum(positional_, p.kind);
     offset_->setValue(int(p.offset));
