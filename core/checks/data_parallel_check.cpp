@@ -5,7 +5,6 @@
 // whole batch's loss Σ_b ℓ_b, outputs and gradients: exact over the rationals because every
 // layer acts on each sequence by itself; in floating point the loss is summed in another order
 // and each half is a smaller batch, so the difference is rounding and is reported as such.
-#include "core/base/precision_dispatch.h"
 #include "core/checks/check_factories.h"
 #include "core/checks/check_support.h"
 #include "core/model/backward.h"
@@ -27,11 +26,12 @@ struct BatchResult {
 class DataParallelCheck : public TypedCheck<DataParallelCheck> {
 public:
     std::string name() const override { return "data-parallel"; }
-    std::string parameters() const override {
-        return "(none; the batch is split in halves between 2 workers, losses added)";
+    std::string note() const override {
+        return "the batch is split in halves between 2 workers, losses added";
     }
+
     template <class T>
-    PropertyReport runTyped(const CheckRequest& request) const {
+    PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
         const Model<T> model(s.model, s.d(), s.backend);
@@ -83,44 +83,43 @@ public:
         worst.merge(outputs.deviation);
         worst.merge(gradients.deviation);
 
-        PropertyReport report;
-        report.name = name();
-        const std::string difference = settleOrderOnly(
-            report, worst, batch.depth + long(size),
+        ReportBuilder report(name());
+        const std::string difference = report.settleOrderOnly(
+            worst, batch.depth + long(size),
             "splitting the batch between workers (smaller batches, the loss summed per "
             "worker, then added)");
-        report.checked = batch.checked;
-        report.checked["workers"] = kWorkers;
-        report.checked["compared"] = {"loss", "outputs", "input gradients"};
-        report.details = {{"shards", workers},
-                          {"loss_whole_batch", scalarJson<T>(whole.loss)},
-                          {"loss_data_parallel", scalarJson<T>(parallel.loss)},
-                          {"loss_deviation", scalarJson<T>(loss.largest)},
-                          {"output_deviation", scalarJson<T>(outputs.deviation.largest)},
-                          {"gradient_deviation", scalarJson<T>(gradients.deviation.largest)}};
-        if (report.verdict == Verdict::Fails) {
+        report.checked(batch.checked)
+            .checked("workers", kWorkers)
+            .checked("compared", {"loss", "outputs", "input gradients"})
+            .details({{"shards", workers},
+                      {"loss_whole_batch", scalarJson<T>(whole.loss)},
+                      {"loss_data_parallel", scalarJson<T>(parallel.loss)},
+                      {"loss_deviation", scalarJson<T>(loss.largest)},
+                      {"output_deviation", scalarJson<T>(outputs.deviation.largest)},
+                      {"gradient_deviation", scalarJson<T>(gradients.deviation.largest)}});
+        if (report.fails()) {
             const bool lossWorst = loss.largest >= worst.largest;
             const bool outputWorst = !lossWorst && outputs.deviation.largest >= worst.largest;
-            if (lossWorst)
-                report.witness = {{"quantity", "loss"},
-                                  {"data_parallel", scalarJson<T>(parallel.loss)},
-                                  {"whole_batch", scalarJson<T>(whole.loss)}};
-            else
-                report.witness = listWitness(outputWorst ? outputs : gradients,
+            report.witness(lossWorst
+                               ? Witness()
+                                     .with("quantity", "loss")
+                                     .with("data_parallel", scalarJson<T>(parallel.loss))
+                                     .with("whole_batch", scalarJson<T>(whole.loss))
+                               : listWitness(outputWorst ? outputs : gradients,
                                              outputWorst ? parallel.outputs : parallel.gradients,
                                              outputWorst ? whole.outputs : whole.gradients,
-                                             "example", "data_parallel", "whole_batch");
-            if (!lossWorst) report.witness["quantity"] = outputWorst ? "output" : "gradient";
-            report.explanation = "the data-parallel run is " + difference +
-                                 " from the whole batch: some layer couples the sequences";
+                                             "example", "data_parallel", "whole_batch")
+                                     .with("quantity", outputWorst ? "output" : "gradient"));
+            report.explain("the data-parallel run is " + difference +
+                           " from the whole batch: some layer couples the sequences");
         } else {
-            report.explanation =
+            report.explain(
                 "loss, outputs and input gradients of 2 workers and of the whole batch: " +
                 difference +
-                ". Every layer acts on each sequence by itself, so in exact arithmetic this "
-                "always holds";
+                ". Every layer acts on each sequence by itself, so in exact arithmetic "
+                "this always holds");
         }
-        return report;
+        return std::move(report).build();
     }
 };
 
