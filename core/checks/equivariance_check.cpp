@@ -2,9 +2,10 @@
 // readout Σ_i f(X)[i]. Checked on the scenario's σ plus seeded samples (all σ when n! is within
 // the budget); a failure is shrunk to the fewest tokens, a single transposition and the first
 // differing entry.
+#include "core/checks/equivariance_check.h"
+
 #include "core/base/error.h"
 #include "core/base/parallel.h"
-#include "core/checks/check_factories.h"
 #include "core/checks/check_support.h"
 
 #include <algorithm>
@@ -134,6 +135,24 @@ std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens,
     return {};
 }
 
+// The σ to check: the scenario's own, then every non-identity σ when n! <= samples, else
+// `samples` drawn from the seed.
+std::vector<Permutation> permutationsToCheck(const Scenario& s, long samples, std::uint64_t seed) {
+    const int n = s.n();
+    std::vector<Permutation> sigmas;
+    if (s.permutation.isSet()) sigmas.push_back(s.permutation.resolve(n));
+    if (cappedFactorial(n, samples) <= samples) {
+        std::vector<int> images(static_cast<std::size_t>(n));
+        std::iota(images.begin(), images.end(), 0);
+        while (std::next_permutation(images.begin(), images.end()))
+            sigmas.emplace_back(images);
+    } else {
+        for (long k = 0; k < samples; ++k)
+            sigmas.push_back(Permutation::random(n, seed * 1000003ULL + std::uint64_t(k)));
+    }
+    return sigmas;
+}
+
 class EquivarianceCheck : public TypedCheck<EquivarianceCheck> {
 public:
     explicit EquivarianceCheck(bool pooled) : pooled_(pooled) {}
@@ -154,19 +173,8 @@ public:
         const int n = s.n();
         const Matrix<T> fx = setup.output(setup.tokens);
 
-        std::vector<Permutation> sigmas;
-        if (s.permutation.isSet()) sigmas.push_back(s.permutation.resolve(n));
         const bool exhaustive = cappedFactorial(n, samples) <= samples;
-        if (exhaustive) {
-            std::vector<int> images(static_cast<std::size_t>(n));
-            std::iota(images.begin(), images.end(), 0);
-            while (std::next_permutation(images.begin(), images.end()))
-                sigmas.emplace_back(images);
-        } else {
-            for (long k = 0; k < samples; ++k)
-                sigmas.push_back(
-                    Permutation::random(n, request.seed * 1000003ULL + std::uint64_t(k)));
-        }
+        const std::vector<Permutation> sigmas = permutationsToCheck(s, samples, request.seed);
 
         Deviation<T> worst;
         std::optional<Permutation> worstSigma;

@@ -7,7 +7,6 @@
 #include "core/base/error.h"
 #include "core/base/precision_dispatch.h"
 #include "core/base/random.h"
-#include "core/checks/check_factories.h"
 #include "core/checks/check_support.h"
 #include "core/checks/comparison.h"
 #include "core/model/backward.h"

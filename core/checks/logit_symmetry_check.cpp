@@ -1,6 +1,7 @@
 // logit-symmetry: S = Sᵀ in every layer and head, explained by whether Wq·Wkᵀ is symmetric and
 // by the positional bias.
-#include "core/checks/check_factories.h"
+#include "core/checks/logit_symmetry_check.h"
+
 #include "core/checks/check_support.h"
 #include "core/checks/worst_head.h"
 

@@ -3,7 +3,18 @@
 #include "core/checks/property_check.h"
 
 #include "core/base/error.h"
-#include "core/checks/check_factories.h"
+#include "core/checks/all_true_mask_check.h"
+#include "core/checks/batch_invariance_check.h"
+#include "core/checks/causality_check.h"
+#include "core/checks/data_parallel_check.h"
+#include "core/checks/equivariance_check.h"
+#include "core/checks/gradient_check.h"
+#include "core/checks/locality_check.h"
+#include "core/checks/logit_symmetry_check.h"
+#include "core/checks/row_sums_check.h"
+#include "core/checks/shift_invariance_check.h"
+#include "core/checks/tensor_parallel_check.h"
+#include "core/checks/tiling_check.h"
 
 #include <algorithm>
 

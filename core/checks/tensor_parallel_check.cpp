@@ -4,12 +4,39 @@
 // added) equals the unsplit model on every sequence of the batch. Splitting the inner dimension
 // of A·B and adding the partial products is exact over the rationals, so only the order of the
 // sums changes: in floating point the difference is rounding and is reported as such.
-#include "core/checks/check_factories.h"
+#include "core/checks/tensor_parallel_check.h"
+
 #include "core/checks/check_support.h"
 
 namespace attnlab {
 
 namespace {
+
+// How each layer splits across `parts` (the report's per-layer details), and in `notes` what is
+// unusual: a part boundary inside a head, or nothing to reduce.
+nlohmann::json splitLayers(const ModelSpec& model, int parts, std::vector<std::string>& notes) {
+    nlohmann::json perLayer = nlohmann::json::array();
+    bool reduces = false;
+    for (std::size_t l = 0; l < model.layers.size(); ++l) {
+        const LayerSpec& layer = model.layers[l];
+        const bool wholeHeads = layer.heads % parts == 0;
+        reduces = reduces || layer.wo.has_value();
+        perLayer.push_back(
+            {{"layer", l},
+             {"heads", layer.heads},
+             {"heads_per_part", wholeHeads ? nlohmann::json(layer.heads / parts) : nullptr},
+             {"output", layer.wo ? "row-parallel Wo, partial products added"
+                                 : "heads gathered (no output projection)"}});
+        if (!wholeHeads && parts > 1)
+            notes.push_back("layer " + std::to_string(l) + ": " + std::to_string(parts) +
+                            " parts do not divide " + std::to_string(layer.heads) +
+                            " head(s), so a part boundary cuts a head's columns");
+    }
+    if (!reduces)
+        notes.push_back("no layer has an output projection, so nothing is reduced: the "
+                        "parts' columns are only gathered");
+    return perLayer;
+}
 
 class TensorParallelCheck : public TypedCheck<TensorParallelCheck> {
 public:
@@ -38,27 +65,8 @@ public:
         const std::string difference = report.settleOrderOnly(d.deviation, batch.depth,
                                                               "adding Wo's partial products of " +
                                                                   std::to_string(parts) + " parts");
-        nlohmann::json perLayer = nlohmann::json::array();
         std::vector<std::string> notes;
-        bool reduces = false;
-        for (std::size_t l = 0; l < s.model.layers.size(); ++l) {
-            const LayerSpec& layer = s.model.layers[l];
-            const bool wholeHeads = layer.heads % parts == 0;
-            reduces = reduces || layer.wo.has_value();
-            perLayer.push_back(
-                {{"layer", l},
-                 {"heads", layer.heads},
-                 {"heads_per_part", wholeHeads ? nlohmann::json(layer.heads / parts) : nullptr},
-                 {"output", layer.wo ? "row-parallel Wo, partial products added"
-                                     : "heads gathered (no output projection)"}});
-            if (!wholeHeads && parts > 1)
-                notes.push_back("layer " + std::to_string(l) + ": " + std::to_string(parts) +
-                                " parts do not divide " + std::to_string(layer.heads) +
-                                " head(s), so a part boundary cuts a head's columns");
-        }
-        if (!reduces)
-            notes.push_back("no layer has an output projection, so nothing is reduced: the "
-                            "parts' columns are only gathered");
+        const nlohmann::json perLayer = splitLayers(s.model, parts, notes);
         report.checked(batch.checked).checked("parts", parts).details({{"per_layer", perLayer}});
         const std::string why = notes.empty() ? "" : "; " + joinedCauses(notes);
         if (report.fails())
