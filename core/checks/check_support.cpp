@@ -1,7 +1,5 @@
-// Shared check helpers: parameters, cancellation, what breaks equivariance.
+// Shared check helpers: integer parameters, cancellation, what breaks equivariance.
 #include "core/checks/check_support.h"
-
-#include <algorithm>
 
 #include "core/base/error.h"
 

@@ -45,6 +45,10 @@ PropertyReport PropertyCheck::run(const CheckRequest& request) const {
     return evaluate(request);
 }
 
+const char* parameterTypeName(CheckParameter::Type type) {
+    return type == CheckParameter::Type::Integer ? "integer" : "integer or list of integers";
+}
+
 std::string parametersHelp(const PropertyCheck& check) {
     const std::string note = check.note();
     std::string text;

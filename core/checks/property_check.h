@@ -58,6 +58,9 @@ protected:
     virtual PropertyReport evaluate(const CheckRequest& request) const = 0;
 };
 
+/// "integer" or "integer or list of integers".
+const char* parameterTypeName(CheckParameter::Type type);
+
 /// One line: the parameters with their defaults and the note, for --help and tooltips
 /// ("samples [32] random σ ...", "(none)", "(none; per layer and head)").
 std::string parametersHelp(const PropertyCheck& check);

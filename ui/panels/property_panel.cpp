@@ -69,6 +69,18 @@ QString htmlEscaped(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
+// The property's declared parameters (`--property NAME:key=value`), as in check --help, with
+// their types.
+QString parametersToolTip(const QString& name) {
+    const attnlab::PropertyCheck* check = attnlab::findPropertyCheck(name.toStdString());
+    if (!check) return {};
+    QString tip = "parameters: " + QString::fromStdString(attnlab::parametersHelp(*check));
+    for (const attnlab::CheckParameter& p : check->parameters())
+        tip += QString("\n%1: %2")
+                   .arg(QString::fromStdString(p.name), attnlab::parameterTypeName(p.type));
+    return tip;
+}
+
 } // namespace
 
 PropertyPanel::PropertyPanel(QWidget* parent)
@@ -114,10 +126,7 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
         QTreeWidgetItem* item = tree_->topLevelItem(i);
         if (!item) item = new QTreeWidgetItem(tree_);
         item->setText(Name, names[i]);
-        if (const attnlab::PropertyCheck* check =
-                attnlab::findPropertyCheck(names[i].toStdString()))
-            item->setToolTip(Name, "parameters: " +
-                                       QString::fromStdString(attnlab::parametersHelp(*check)));
+        item->setToolTip(Name, parametersToolTip(names[i]));
         item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
         item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : "computing…");
         for (int c = Deviation; c <= Mode; ++c)
