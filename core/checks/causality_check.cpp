@@ -114,7 +114,7 @@ public:
         if (sweep.row >= 0 && sweep.moved.exceeds(setup.depth))
             nameWitness(report, setup, request, sweep);
         const BlockedWeights blocked = blockedWeights(setup, s);
-        if (blocked.nonzero > 0) report.report().verdict = Verdict::Fails;
+        if (blocked.nonzero > 0) report.fail();
         report.checked("blocked_weights_nonzero", blocked.nonzero);
         const std::string why = joinedCauses(blocked.open);
         if (report.fails())

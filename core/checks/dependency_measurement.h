@@ -54,9 +54,9 @@ struct RowChange {
         d.row = row;
         d.col = col;
         report.settle(d, depth);
-        if (!report.report().exact)
-            report.report().toleranceRule +=
-                " (largest |value|: of the output row compared, before and after)";
+        if (!report.exact())
+            report.extendToleranceRule(
+                " (largest |value|: of the output row compared, before and after)");
     }
 };
 

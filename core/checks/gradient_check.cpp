@@ -316,20 +316,19 @@ long accumulationDepth(const Model<T>& model, Eigen::Index n, Eigen::Index d) {
     return depth;
 }
 
-// Exact mode: the identity must hold exactly; finite differences are skipped.
+// Exact mode: the identity must hold exactly; finite differences are skipped. Returns the
+// witness should it fail.
 template <class T>
-void settleExactly(ReportBuilder& report, const Identity<T>& identity) {
-    PropertyReport& r = report.report();
-    r.exact = true;
-    report.checked("finite_differences",
-                   "skipped in exact mode: the identity <J u, delta> = <u, J^T delta> against the "
-                   "forward-mode JVP is checked exactly instead");
-    r.tolerance = "0";
-    r.toleranceRule = "exact arithmetic: <J u, delta> must equal <u, J^T delta> exactly "
-                      "(relative error 0)";
-    r.maxDeviation = scalarJson<T>(identity.worst);
-    r.verdict = identity.worst == T(0) ? Verdict::Holds : Verdict::Fails;
-    r.witness = identity.witness;
+std::optional<Witness> settleExactly(ReportBuilder& report, const Identity<T>& identity) {
+    report
+        .checked("finite_differences",
+                 "skipped in exact mode: the identity <J u, delta> = <u, J^T delta> against the "
+                 "forward-mode JVP is checked exactly instead")
+        .settleOn(true, scalarJson<T>(identity.worst), "0",
+                  "exact arithmetic: <J u, delta> must equal <u, J^T delta> exactly (relative "
+                  "error 0)",
+                  identity.worst != T(0));
+    return identity.witness;
 }
 
 // float32: the rounding of the reverse pass and of the JVP, measured by running the real ones in
@@ -371,12 +370,13 @@ std::string floatToleranceRule(bool single, double rounding, double unit, long d
 }
 
 // Float modes: the VJPs against central finite differences in float64 and the identity, against
-// a tolerance from the measured float32 rounding or the float64 depth. Returns how many finite
-// differences were skipped at ReLU kinks.
+// a tolerance from the measured float32 rounding or the float64 depth. Returns the witness should
+// it fail, and counts in `skipped` the finite differences skipped at ReLU kinks.
 template <class T>
-long settleAgainstFiniteDifferences(ReportBuilder& report, const Passes<T>& p,
-                                    const Identity<T>& identity, bool vjpUnderTestIsReal,
-                                    const Scenario& scenario) {
+std::optional<Witness> settleAgainstFiniteDifferences(ReportBuilder& report, const Passes<T>& p,
+                                                      const Identity<T>& identity,
+                                                      bool vjpUnderTestIsReal,
+                                                      const Scenario& scenario, long& skipped) {
     std::vector<Eigen::MatrixXd> gradsD;
     for (const Matrix<T>& g : p.grads)
         gradsD.push_back(toDoubleMatrix(g));
@@ -406,36 +406,35 @@ long settleAgainstFiniteDifferences(ReportBuilder& report, const Passes<T>& p,
     const long depth = accumulationDepth(p.model, n, d);
     const double tol = Passes<T>::single ? kFloorTol + 2 * rounding
                                          : std::max(kFloorTol, 16 * unit * double(depth));
-    PropertyReport& r = report.report();
-    r.exact = false;
-    r.toleranceRule = floatToleranceRule(Passes<T>::single, rounding, unit, depth);
-    r.tolerance = tol;
     const double idWorst = ScalarOps<T>::toDouble(identity.worst);
-    r.maxDeviation = std::max(worst.error, idWorst);
-    r.verdict = std::max(worst.error, idWorst) <= tol ? Verdict::Holds : Verdict::Fails;
-    r.witness = worst.error > idWorst ? worst.witness : identity.witness;
-    return fd.skipped;
+    const double largest = std::max(worst.error, idWorst);
+    report.settleOn(false, largest, tol,
+                    floatToleranceRule(Passes<T>::single, rounding, unit, depth),
+                    !(largest <= tol));
+    skipped = fd.skipped;
+    return worst.error > idWorst ? worst.witness : identity.witness;
 }
 
 // Why it holds or which comparison fails, and the skipped finite differences.
-std::string explanation(const PropertyReport& report, int samples, bool exact, long skipped) {
+std::string explanation(const std::optional<Witness>& witness, int samples, bool exact,
+                        long skipped) {
     const auto text = [](const nlohmann::json& v) {
         return v.is_string() ? v.get<std::string>() : v.dump();
     };
     std::ostringstream why;
-    if (report.verdict == Verdict::Holds) {
+    if (!witness) {
         why << "the reverse pass J^T delta agrees with "
             << (exact ? "the forward-mode JVP exactly"
                       : "central finite differences (float64) and the forward-mode JVP")
             << " on " << samples << " random (delta, u) pairs";
-    } else if (report.witness->has("finite_difference")) {
-        const Witness& w = *report.witness;
+    } else if (witness->has("finite_difference")) {
+        const Witness& w = *witness;
         why << "the reverse pass is wrong: for sample " << text(w.value("sample"))
             << " the VJP gives " << text(w.value("vjp")) << " where finite differences give "
             << text(w.value("finite_difference"));
         if (w.cell()) why << " (token " << w.cell()->row << ", column " << w.cell()->column << ")";
     } else {
-        const Witness& w = *report.witness;
+        const Witness& w = *witness;
         why << "the reverse pass is not the transpose of the forward derivative: for sample "
             << text(w.value("sample")) << ", <J u, delta> = " << text(w.value("jvp_dot"))
             << " (forward mode) but <u, J^T delta> = " << text(w.value("vjp_dot"));
@@ -474,15 +473,17 @@ public:
         ReportBuilder report(name());
         report.checked({{"samples", samples}, {"seed", request.seed}, {"jvp_identity", samples}});
         long skipped = 0;
+        std::optional<Witness> witness;
         if constexpr (exact)
-            settleExactly(report, identity);
+            witness = settleExactly(report, identity);
         else
-            skipped =
-                settleAgainstFiniteDifferences(report, passes, identity, !substitute, scenario);
-        report.details({{"per_sample", identity.perSample}});
-        if (!report.fails()) report.report().witness.reset();
-        report.explain(explanation(report.report(), samples, exact, skipped));
-        return std::move(report).build();
+            witness = settleAgainstFiniteDifferences(report, passes, identity, !substitute,
+                                                     scenario, skipped);
+        if (!report.fails()) witness.reset();
+        if (witness) report.witness(*witness);
+        return std::move(report.details({{"per_sample", identity.perSample}})
+                             .explain(explanation(witness, samples, exact, skipped)))
+            .build();
     }
 
 private:

@@ -10,6 +10,26 @@ std::string joinedCauses(const std::vector<std::string>& parts) {
     return text;
 }
 
+ReportBuilder& ReportBuilder::settleOn(bool exact, nlohmann::json deviation,
+                                       nlohmann::json tolerance, std::string rule, bool fails) {
+    report_.exact = exact;
+    report_.maxDeviation = std::move(deviation);
+    report_.tolerance = std::move(tolerance);
+    report_.toleranceRule = std::move(rule);
+    report_.verdict = fails ? Verdict::Fails : Verdict::Holds;
+    return *this;
+}
+
+ReportBuilder& ReportBuilder::extendToleranceRule(const std::string& more) {
+    report_.toleranceRule += more;
+    return *this;
+}
+
+ReportBuilder& ReportBuilder::fail() {
+    report_.verdict = Verdict::Fails;
+    return *this;
+}
+
 ReportBuilder& ReportBuilder::checked(nlohmann::json checked) {
     report_.checked = std::move(checked);
     return *this;

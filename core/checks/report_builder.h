@@ -67,7 +67,16 @@ public:
     std::string settleOrderOnly(const Deviation<T>& d, long depth, const std::string& order) {
         return attnlab::settleOrderOnly(report_, d, depth, order);
     }
+    /// Settles on a deviation and tolerance the check derives itself (e.g. relative errors):
+    /// exactness, both as report values, the rule in words, and whether it fails.
+    ReportBuilder& settleOn(bool exact, nlohmann::json deviation, nlohmann::json tolerance,
+                            std::string rule, bool fails);
+    /// Appends to the tolerance rule (e.g. which magnitude it scales with).
+    ReportBuilder& extendToleranceRule(const std::string& more);
+    /// Fails for a reason the deviation does not show (e.g. a weight that must be exactly 0).
+    ReportBuilder& fail();
     bool fails() const { return report_.verdict == Verdict::Fails; }
+    bool exact() const { return report_.exact; }
 
     ReportBuilder& checked(nlohmann::json checked);
     ReportBuilder& checked(const std::string& key, nlohmann::json value);
@@ -78,8 +87,6 @@ public:
     ReportBuilder& explain(const std::string& whenHolds, const std::string& whenFails);
     ReportBuilder& explain(std::string explanation);
 
-    /// The report so far (for what the steps above do not cover, e.g. a verdict of its own).
-    PropertyReport& report() { return report_; }
     PropertyReport build() && { return std::move(report_); }
 
 private:
