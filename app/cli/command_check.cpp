@@ -30,7 +30,7 @@ std::string checkUsage() {
     for (const auto& c : propertyChecks()) {
         const std::string name = c->name();
         out << "  " << name << std::string(name.size() < 26 ? 26 - name.size() : 1, ' ')
-            << c->parameters() << "\n";
+            << parametersHelp(*c) << "\n";
     }
     out << "\nexit status: 0 every property holds (or does not apply), 1 one fails, 2 bad input\n";
     return out.str();
@@ -98,8 +98,8 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
             out << "  (max deviation " << valueText(r.maxDeviation) << ", tolerance "
                 << valueText(r.tolerance) << ")";
         out << "\n      " << r.explanation << "\n";
-        if (!r.witness.is_null()) out << "      witness: " << r.witness.dump() << "\n";
-        if (!r.shrunkWitness.is_null()) out << "      shrunk:  " << r.shrunkWitness.dump() << "\n";
+        if (r.witness) out << "      witness: " << r.witness->json().dump() << "\n";
+        if (r.shrunkWitness) out << "      shrunk:  " << r.shrunkWitness->json().dump() << "\n";
         if (!r.checked.empty()) out << "      checked: " << r.checked.dump() << "\n";
     }
     return failed ? 1 : 0;

@@ -4,8 +4,8 @@
 // every mask is all-true on the n tokens, whatever its spelling (all, window(n-1), prefix(n),
 // not none); a mask that blocks an entry is no longer "no mask", and the check shows where that
 // changes the result.
-#include "core/base/precision_dispatch.h"
-#include "core/checks/check_factories.h"
+#include "core/checks/all_true_mask_check.h"
+
 #include "core/checks/check_support.h"
 #include "core/model/backward.h"
 
@@ -44,11 +44,12 @@ nlohmann::json maskSummary(const Scenario& s, std::string& blockers) {
 class AllTrueMaskCheck : public TypedCheck<AllTrueMaskCheck> {
 public:
     std::string name() const override { return "all-true-mask"; }
-    std::string parameters() const override {
-        return "(none; compares output and gradient with the unmasked model)";
+    std::string note() const override {
+        return "compares output and gradient with the unmasked model";
     }
+
     template <class T>
-    PropertyReport runTyped(const CheckRequest& request) const {
+    PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const CheckSetup<T> setup(s);
         Evaluation unmasked;
@@ -71,36 +72,34 @@ public:
         Deviation<T> worst = out;
         worst.merge(grad);
 
-        PropertyReport report;
-        report.name = name();
-        const std::string difference = settleOrderOnly(
-            report, worst, setup.depth, "summing whole rows in the unmasked code path");
+        ReportBuilder report(name());
+        const std::string difference = report.settleOrderOnly(
+            worst, setup.depth, "summing whole rows in the unmasked code path");
         std::string blockers;
         const nlohmann::json masks = maskSummary(s, blockers);
-        report.checked = {{"output", true}, {"gradient", true}, {"seed", request.seed}};
-        report.details = {{"masks", masks},
-                          {"output_deviation", scalarJson<T>(out.largest)},
-                          {"gradient_deviation", scalarJson<T>(grad.largest)}};
-        if (report.verdict == Verdict::Fails) {
+        report.checked({{"output", true}, {"gradient", true}, {"seed", request.seed}})
+            .details({{"masks", masks},
+                      {"output_deviation", scalarJson<T>(out.largest)},
+                      {"gradient_deviation", scalarJson<T>(grad.largest)}});
+        if (report.fails()) {
             // The output when it differs beyond rounding, else the gradient.
             const bool outputWorst = out.largest > tolerance<T>(out.magnitude, setup.depth);
             const Deviation<T>& d = outputWorst ? out : grad;
             const auto& pair = outputWorst ? outputs : gradients;
-            report.witness = {{"quantity", outputWorst ? "output" : "gradient"},
-                              {"row", d.row},
-                              {"column", d.col},
-                              {"masked", scalarJson<T>(pair[0](d.row, d.col))},
-                              {"unmasked", scalarJson<T>(pair[1](d.row, d.col))}};
-            report.explanation =
-                blockers.empty()
-                    ? "the masked code path is " + difference + " from the unmasked one"
-                    : blockers + ", so the masked model is not the unmasked one";
+            report.witness(Witness({WitnessCell::Map::Output, -1, -1, int(d.row), int(d.col)},
+                                   CellKeys::RowColumn)
+                               .with("quantity", outputWorst ? "output" : "gradient")
+                               .with("masked", scalarJson<T>(pair[0](d.row, d.col)))
+                               .with("unmasked", scalarJson<T>(pair[1](d.row, d.col))));
+            report.explain(blockers.empty()
+                               ? "the masked code path is " + difference + " from the unmasked one"
+                               : blockers + ", so the masked model is not the unmasked one");
         } else {
-            report.explanation = "masked and unmasked, output and gradient: " + difference;
-            report.explanation += blockers.empty() ? "; every mask is all-true on these n tokens"
-                                                   : " on these inputs, although " + blockers;
+            report.explain("masked and unmasked, output and gradient: " + difference +
+                           (blockers.empty() ? "; every mask is all-true on these n tokens"
+                                             : " on these inputs, although " + blockers));
         }
-        return report;
+        return std::move(report).build();
     }
 };
 

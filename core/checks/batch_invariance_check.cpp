@@ -3,8 +3,8 @@
 // gives the same result as inside the batch. The batched evaluation stacks the rows of every
 // sequence for the token-wise products, as a batched kernel does, so in floating point its
 // reduction order may depend on the batch: such differences are reported as rounding.
-#include "core/base/precision_dispatch.h"
-#include "core/checks/check_factories.h"
+#include "core/checks/batch_invariance_check.h"
+
 #include "core/checks/check_support.h"
 
 #include <numeric>
@@ -31,13 +31,14 @@ std::vector<Arrangement> arrangements(std::size_t size) {
 class BatchInvarianceCheck : public TypedCheck<BatchInvarianceCheck> {
 public:
     std::string name() const override { return "batch-invariance"; }
-    std::string parameters() const override {
-        return "(none; uses the scenario's batch, or draws " +
+    std::string note() const override {
+        return "uses the scenario's batch, or draws " +
                std::to_string(BatchSetup<double>::kDrawnSequences) +
-               " sequences besides the tokens)";
+               " sequences besides the tokens";
     }
+
     template <class T>
-    PropertyReport runTyped(const CheckRequest& request) const {
+    PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
         const Model<T> model(s.model, s.d(), s.backend);
@@ -45,10 +46,9 @@ public:
         for (std::size_t b = 0; b < batch.sequences.size(); ++b)
             alone.push_back(batch.outputs(model, {}, {b}).front());
 
-        PropertyReport report;
-        report.name = name();
         Deviation<T> worst;
-        nlohmann::json perArrangement = nlohmann::json::array(), witness;
+        nlohmann::json perArrangement = nlohmann::json::array();
+        std::optional<Witness> witness;
         for (const Arrangement& a : arrangements(batch.sequences.size())) {
             pollCancel(request);
             const std::vector<Matrix<T>> inBatch = batch.outputs(model, {}, a.order);
@@ -59,31 +59,29 @@ public:
             perArrangement.push_back({{"arrangement", a.name},
                                       {"order", a.order},
                                       {"deviation", scalarJson<T>(d.deviation.largest)}});
-            if (witness.is_null() || d.deviation.largest > worst.largest) {
-                witness = listWitness(d, inBatch, expected, "position", "in_batch", "alone");
-                witness["arrangement"] = a.name;
-                witness["example"] = a.order[d.index];
-            }
+            if (!witness || d.deviation.largest > worst.largest)
+                witness = listWitness(d, inBatch, expected, "position", "in_batch", "alone")
+                              .with("arrangement", a.name)
+                              .with("example", a.order[d.index]);
             worst.merge(d.deviation);
         }
-        const std::string difference = settleOrderOnly(
-            report, worst, batch.depth, "stacking the batch's rows for the token-wise products");
-        report.checked = batch.checked;
-        report.checked["arrangements"] = perArrangement.size();
-        report.details = {{"per_arrangement", perArrangement}};
-        if (report.verdict == Verdict::Fails) {
-            report.witness = witness;
-            report.explanation = "an example inside the batch is " + difference +
-                                 " from the same example alone: the evaluation couples sequences";
-        } else {
-            report.explanation =
-                "each example alone and inside the batch (whole, reordered, selected and "
-                "repeated): " +
-                difference +
-                ". Every layer acts on each sequence by itself, so in exact arithmetic this "
-                "always holds";
-        }
-        return report;
+        ReportBuilder report(name());
+        const std::string difference = report.settleOrderOnly(
+            worst, batch.depth, "stacking the batch's rows for the token-wise products");
+        report.checked(batch.checked)
+            .checked("arrangements", perArrangement.size())
+            .details({{"per_arrangement", perArrangement}});
+        if (report.fails())
+            report.witness(*witness).explain(
+                "an example inside the batch is " + difference +
+                " from the same example alone: the evaluation couples sequences");
+        else
+            report.explain("each example alone and inside the batch (whole, reordered, selected "
+                           "and repeated): " +
+                           difference +
+                           ". Every layer acts on each sequence by itself, so in exact "
+                           "arithmetic this always holds");
+        return std::move(report).build();
     }
 };
 

@@ -1,7 +1,5 @@
-// Shared check helpers: parameters, cancellation, explanations.
+// Shared check helpers: integer parameters, cancellation, what breaks equivariance.
 #include "core/checks/check_support.h"
-
-#include <algorithm>
 
 #include "core/base/error.h"
 
@@ -17,24 +15,8 @@ long integerParam(const CheckRequest& request, const std::string& key, long fall
     return v.get<long>();
 }
 
-void expectParams(const CheckRequest& request, const std::vector<std::string>& allowed) {
-    for (const auto& [key, value] : request.params.items())
-        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-            throw InputError("unknown parameter '" + key + "'");
-}
-
 void pollCancel(const CheckRequest& request) {
     if (request.cancelled && request.cancelled()) throw CancelledError();
-}
-
-PropertyReport notApplicable(const std::string& name, const std::string& why) {
-    PropertyReport r;
-    r.name = name;
-    r.verdict = Verdict::NotApplicable;
-    r.maxDeviation = nullptr;
-    r.tolerance = nullptr;
-    r.explanation = why;
-    return r;
 }
 
 std::string equivarianceBreakers(const Scenario& s) {
@@ -59,10 +41,7 @@ std::string equivarianceBreakers(const Scenario& s) {
                              " is fixed, not conjugated by σ");
         }
     }
-    std::string text;
-    for (const auto& c : causes)
-        text += (text.empty() ? "" : "; ") + c;
-    return text;
+    return joinedCauses(causes);
 }
 
 } // namespace attnlab

@@ -1,5 +1,6 @@
-// Pieces every check shares: the model and tokens of a scenario in scalar type T, the accumulation
-// depth behind tolerances, parameter reading, and filling a report from a deviation.
+// Pieces every check shares: evaluating in the scenario's scalar type (TypedCheck), the model and
+// tokens of a scenario in scalar type T, the accumulation depth behind tolerances, parameter
+// reading, the batch the batch properties run along.
 #pragma once
 
 #include "core/backend/registry.h"
@@ -7,6 +8,7 @@
 #include "core/base/precision_dispatch.h"
 #include "core/checks/comparison.h"
 #include "core/checks/property_check.h"
+#include "core/checks/report_builder.h"
 #include "core/model/model.h"
 
 #include <algorithm>
@@ -67,64 +69,17 @@ struct CheckSetup {
 /// Reads an integer parameter (default `fallback`), refusing values outside [lo, hi].
 long integerParam(const CheckRequest& request, const std::string& key, long fallback, long lo,
                   long hi);
-/// Throws InputError when the request has parameters other than `allowed`.
-void expectParams(const CheckRequest& request, const std::vector<std::string>& allowed);
-
-/// The shape most checks share: run() refuses parameters other than the ones named at
-/// construction, then calls Derived::runTyped<T>(request) in the scenario's scalar type.
+/// The shape of every check: evaluate() calls Derived::evaluateIn<T>(request) in the scenario's
+/// scalar type.
 template <class Derived>
 class TypedCheck : public PropertyCheck {
-public:
-    PropertyReport run(const CheckRequest& request) const final {
-        expectParams(request, allowed_);
+protected:
+    PropertyReport evaluate(const CheckRequest& request) const final {
         return withScalar(request.scenario.precision, [&]<class T>() {
-            return static_cast<const Derived&>(*this).template runTyped<T>(request);
+            return static_cast<const Derived&>(*this).template evaluateIn<T>(request);
         });
     }
-
-protected:
-    explicit TypedCheck(std::vector<std::string> allowed = {}) : allowed_(std::move(allowed)) {}
-
-private:
-    std::vector<std::string> allowed_;
 };
-
-/// Sets verdict, exactness, deviation, tolerance and rule from `d` (fails when d.largest > tol).
-template <class T>
-void settle(PropertyReport& report, const Deviation<T>& d, long depth) {
-    const T tol = tolerance<T>(d.magnitude, depth);
-    report.exact = ScalarOps<T>::exact;
-    report.maxDeviation = scalarJson<T>(d.largest);
-    report.tolerance = scalarJson<T>(tol);
-    report.toleranceRule = toleranceRule<T>(depth);
-    report.verdict = d.largest > tol ? Verdict::Fails : Verdict::Holds;
-}
-
-/// settle() for two evaluations that are equal in exact arithmetic and differ only in the order
-/// of their sums (a split into parts, a batch): also labels the difference in
-/// `report.difference` ("none", "rounding" within the tolerance, "beyond rounding") with, in
-/// float modes, how many ulps apart the values with the largest difference are, and returns a
-/// sentence saying so for the explanation; `order` names what changes the order (e.g. "the
-/// all-reduce over 2 parts").
-template <class T>
-std::string settleOrderOnly(PropertyReport& report, const Deviation<T>& d, long depth,
-                            const std::string& order) {
-    settle(report, d, depth);
-    const char* kind = d.largest == T(0)                  ? "none"
-                       : report.verdict == Verdict::Holds ? "rounding"
-                                                          : "beyond rounding";
-    report.difference = {{"kind", kind}};
-    if (!report.exact && report.verdict == Verdict::Holds) report.difference["ulps"] = d.ulps;
-    if (d.largest == T(0)) return report.exact ? "equal exactly" : "bit-for-bit equal (0 ulps)";
-    const std::string sizes =
-        report.maxDeviation.dump() + (report.exact ? "" : ", " + std::to_string(d.ulps) + " ulps");
-    if (report.verdict == Verdict::Holds)
-        return "equal up to rounding (largest difference " + sizes + ", within the tolerance " +
-               report.tolerance.dump() + "): " + order +
-               " changes the order of the sums; this is rounding, not an error";
-    return "different by more than rounding (largest difference " + sizes + ", tolerance " +
-           report.tolerance.dump() + ")";
-}
 
 /// The batch the batch properties run along (properties.md §2.11-2.13): the scenario's tokens
 /// first, then its `batch`; when it has none, `kDrawnSequences` more of the tokens' shape drawn
@@ -175,21 +130,18 @@ struct BatchSetup {
     }
 };
 
-/// The witness of a list comparison: which pair (`indexKey`), the entry and both values.
+/// The witness of a list comparison (on the output map): which pair (`indexKey`), the entry and
+/// both values.
 template <class T>
-nlohmann::json listWitness(const ListDeviation<T>& d, const std::vector<Matrix<T>>& a,
-                           const std::vector<Matrix<T>>& b, const std::string& indexKey,
-                           const std::string& aName, const std::string& bName) {
+Witness listWitness(const ListDeviation<T>& d, const std::vector<Matrix<T>>& a,
+                    const std::vector<Matrix<T>>& b, const std::string& indexKey,
+                    const std::string& aName, const std::string& bName) {
     const Eigen::Index row = d.deviation.row, col = d.deviation.col;
-    return {{indexKey, d.index},
-            {"row", row},
-            {"column", col},
-            {aName, scalarJson<T>(a[d.index](row, col))},
-            {bName, scalarJson<T>(b[d.index](row, col))}};
+    return Witness({WitnessCell::Map::Output, -1, -1, int(row), int(col)}, CellKeys::RowColumn)
+        .with(indexKey, d.index)
+        .with(aName, scalarJson<T>(a[d.index](row, col)))
+        .with(bName, scalarJson<T>(b[d.index](row, col)));
 }
-
-/// A report that does not apply to this scenario, saying why.
-PropertyReport notApplicable(const std::string& name, const std::string& why);
 
 /// Why a model is not permutation-equivariant, naming each cause (positions, masks, ssm).
 std::string equivarianceBreakers(const Scenario& scenario);

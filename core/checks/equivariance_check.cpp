@@ -2,10 +2,10 @@
 // readout Σ_i f(X)[i]. Checked on the scenario's σ plus seeded samples (all σ when n! is within
 // the budget); a failure is shrunk to the fewest tokens, a single transposition and the first
 // differing entry.
+#include "core/checks/equivariance_check.h"
+
 #include "core/base/error.h"
 #include "core/base/parallel.h"
-#include "core/base/precision_dispatch.h"
-#include "core/checks/check_factories.h"
 #include "core/checks/check_support.h"
 
 #include <algorithm>
@@ -81,13 +81,27 @@ std::optional<Permutation> failingTransposition(const Comparer<T>& c, const Matr
     return std::nullopt;
 }
 
+// The witness of σ at the entry (row, column) where P f(X) and f(P X) differ: on the output map,
+// except for the pooled readout, which has no row.
 template <class T>
-nlohmann::json shrink(const Comparer<T>& c, const Matrix<T>& tokens, const CheckRequest& request,
-                      bool pooled) {
+Witness permutationWitness(const Permutation& sigma, Eigen::Index row, Eigen::Index column,
+                           const Matrix<T>& lhs, const Matrix<T>& rhs, bool pooled) {
+    Witness w = pooled ? Witness().with("row", "pooled").with("column", column)
+                       : Witness({WitnessCell::Map::Output, -1, -1, int(row), int(column)},
+                                 CellKeys::RowColumn);
+    w.with("permutation", sigma.images())
+        .with("transformed_then_model", scalarJson<T>(lhs(row, column)))
+        .with("model_then_transformed", scalarJson<T>(rhs(row, column)));
+    return w;
+}
+
+template <class T>
+std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens,
+                              const CheckRequest& request, bool pooled) {
     std::vector<int> keep(static_cast<std::size_t>(tokens.rows()));
     std::iota(keep.begin(), keep.end(), 0);
     auto tau = failingTransposition(c, tokens, request);
-    if (!tau) return nullptr;  // only a longer cycle breaks it: nothing smaller to show
+    if (!tau) return {};       // only a longer cycle breaks it: nothing smaller to show
     if (tokens.rows() <= 10) { // greedily drop tokens while some transposition still fails
         for (bool removed = true; removed && keep.size() > 2;) {
             removed = false;
@@ -113,30 +127,45 @@ nlohmann::json shrink(const Comparer<T>& c, const Matrix<T>& tokens, const Check
                 std::vector<int> swapped;
                 for (int k = 0; k < tau->size(); ++k)
                     if ((*tau)(k) != k) swapped.push_back(k);
-                nlohmann::json w = {{"tokens", keep},
-                                    {"n", keep.size()},
-                                    {"permutation", tau->images()},
-                                    {"transposition", swapped},
-                                    {"column", j},
-                                    {"transformed_then_model", scalarJson<T>(lhs(i, j))},
-                                    {"model_then_transformed", scalarJson<T>(rhs(i, j))}};
-                w["row"] = pooled ? nlohmann::json("pooled") : nlohmann::json(i);
-                return w;
+                return permutationWitness(*tau, i, j, lhs, rhs, pooled)
+                    .with("tokens", keep)
+                    .with("n", keep.size())
+                    .with("transposition", swapped);
             }
-    return nullptr;
+    return {};
+}
+
+// The σ to check: the scenario's own, then every non-identity σ when n! <= samples, else
+// `samples` drawn from the seed.
+std::vector<Permutation> permutationsToCheck(const Scenario& s, long samples, std::uint64_t seed) {
+    const int n = s.n();
+    std::vector<Permutation> sigmas;
+    if (s.permutation.isSet()) sigmas.push_back(s.permutation.resolve(n));
+    if (cappedFactorial(n, samples) <= samples) {
+        std::vector<int> images(static_cast<std::size_t>(n));
+        std::iota(images.begin(), images.end(), 0);
+        while (std::next_permutation(images.begin(), images.end()))
+            sigmas.emplace_back(images);
+    } else {
+        for (long k = 0; k < samples; ++k)
+            sigmas.push_back(Permutation::random(n, seed * 1000003ULL + std::uint64_t(k)));
+    }
+    return sigmas;
 }
 
 class EquivarianceCheck : public TypedCheck<EquivarianceCheck> {
 public:
-    explicit EquivarianceCheck(bool pooled) : TypedCheck({"samples"}), pooled_(pooled) {}
+    explicit EquivarianceCheck(bool pooled) : pooled_(pooled) {}
     std::string name() const override {
         return pooled_ ? "permutation-invariance" : "permutation-equivariance";
     }
-    std::string parameters() const override {
-        return "samples [32] random σ besides the scenario's own; exhaustive when n! <= samples";
+    std::vector<CheckParameter> parameters() const override {
+        return {{"samples", CheckParameter::Type::Integer, "32",
+                 "random σ besides the scenario's own; exhaustive when n! <= samples"}};
     }
+
     template <class T>
-    PropertyReport runTyped(const CheckRequest& request) const {
+    PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const long samples = integerParam(request, "samples", 32, 0, 100000);
         const CheckSetup<T> setup(s);
@@ -144,22 +173,9 @@ public:
         const int n = s.n();
         const Matrix<T> fx = setup.output(setup.tokens);
 
-        std::vector<Permutation> sigmas;
-        if (s.permutation.isSet()) sigmas.push_back(s.permutation.resolve(n));
         const bool exhaustive = cappedFactorial(n, samples) <= samples;
-        if (exhaustive) {
-            std::vector<int> images(static_cast<std::size_t>(n));
-            std::iota(images.begin(), images.end(), 0);
-            while (std::next_permutation(images.begin(), images.end()))
-                sigmas.emplace_back(images);
-        } else {
-            for (long k = 0; k < samples; ++k)
-                sigmas.push_back(
-                    Permutation::random(n, request.seed * 1000003ULL + std::uint64_t(k)));
-        }
+        const std::vector<Permutation> sigmas = permutationsToCheck(s, samples, request.seed);
 
-        PropertyReport report;
-        report.name = name();
         Deviation<T> worst;
         std::optional<Permutation> worstSigma;
         // f(X) once (above), then one forward per σ, the σ spread over the CPU threads; the
@@ -173,31 +189,30 @@ public:
             if (!worstSigma || deviations[i].largest > worst.largest) worstSigma = sigmas[i];
             worst.merge(deviations[i]);
         }
-        report.checked = {{"permutations", sigmas.size()},
-                          {"exhaustive", exhaustive},
-                          {"includes_scenario_permutation", s.permutation.isSet()},
-                          {"seed", request.seed}};
-        settle(report, worst, setup.depth);
+        ReportBuilder report(name());
+        report
+            .checked({{"permutations", sigmas.size()},
+                      {"exhaustive", exhaustive},
+                      {"includes_scenario_permutation", s.permutation.isSet()},
+                      {"seed", request.seed}})
+            .settle(worst, setup.depth);
         const std::string breakers = equivarianceBreakers(s);
-        if (report.verdict == Verdict::Holds) {
-            report.explanation = sigmas.empty() ? "n = 1: the only permutation is the identity"
-                                                : "f(P X) = P f(X) for every permutation checked";
-            if (!breakers.empty())
-                report.explanation += " on these inputs, although in general: " + breakers;
-            return report;
+        if (!report.fails()) {
+            std::string why = sigmas.empty() ? "n = 1: the only permutation is the identity"
+                                             : "f(P X) = P f(X) for every permutation checked";
+            if (!breakers.empty()) why += " on these inputs, although in general: " + breakers;
+            return std::move(report.explain(why)).build();
         }
         Matrix<T> lhs, rhs;
         c.compare(*worstSigma, setup.tokens, fx, &lhs, &rhs);
         const Deviation<T> d = compareMatrices<T>(lhs, rhs);
-        report.witness = {{"permutation", worstSigma->images()},
-                          {"cycles", worstSigma->cycles()},
-                          {"column", d.col},
-                          {"transformed_then_model", scalarJson<T>(lhs(d.row, d.col))},
-                          {"model_then_transformed", scalarJson<T>(rhs(d.row, d.col))}};
-        report.witness["row"] = pooled_ ? nlohmann::json("pooled") : nlohmann::json(d.row);
-        report.shrunkWitness = shrink(c, setup.tokens, request, pooled_);
-        report.explanation = breakers.empty() ? "f(P X) differs from P f(X)" : breakers;
-        return report;
+        return std::move(
+                   report
+                       .witness(permutationWitness(*worstSigma, d.row, d.col, lhs, rhs, pooled_)
+                                    .with("cycles", worstSigma->cycles()))
+                       .shrunkWitness(shrink(c, setup.tokens, request, pooled_))
+                       .explain(breakers.empty() ? "f(P X) differs from P f(X)" : breakers))
+            .build();
     }
 
 private:

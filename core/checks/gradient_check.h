@@ -30,22 +30,6 @@ struct VjpOverride {
     }
 };
 
-class GradientCheck : public PropertyCheck {
-public:
-    explicit GradientCheck(VjpOverride vjpUnderTest = {}) : vjp_(std::move(vjpUnderTest)) {}
-    std::string name() const override { return "gradient"; }
-    std::string parameters() const override {
-        return "samples [4]; reports the largest relative error of the VJP";
-    }
-    PropertyReport run(const CheckRequest& request) const override;
-
-private:
-    template <class T>
-    PropertyReport runIn(const CheckRequest& request, int samples) const;
-
-    VjpOverride vjp_;
-};
-
 /// The check with the real reverse pass (for the registry).
 std::unique_ptr<PropertyCheck> makeGradientCheck();
 /// The check testing `vjpUnderTest` instead (tests: a deliberately wrong reverse pass).

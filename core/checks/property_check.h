@@ -1,5 +1,6 @@
 // The interface every property check implements, and the registry of all of them (cli.md's
-// property table). A check runs on a scenario's actual numbers in its precision.
+// property table). A check declares its parameters, may say why it does not apply to a scenario,
+// and evaluates on the scenario's actual numbers in its precision.
 #pragma once
 
 #include "core/checks/property_report.h"
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,15 +28,42 @@ struct CancelledError : std::runtime_error {
     CancelledError() : std::runtime_error("check cancelled") {}
 };
 
+/// A parameter a check reads (`--property NAME:key=value`): its name, its type, its default (in
+/// words where it depends on the scenario) and what it does.
+struct CheckParameter {
+    enum class Type { Integer, IntegerOrList };
+    std::string name;
+    Type type = Type::Integer;
+    std::string defaultValue;
+    std::string help; // may be empty
+};
+
 class PropertyCheck {
 public:
     virtual ~PropertyCheck() = default;
     virtual std::string name() const = 0;
-    /// One line: the parameters with their defaults, for --help.
-    virtual std::string parameters() const = 0;
-    /// Runs the check. Throws InputError for bad parameters.
-    virtual PropertyReport run(const CheckRequest& request) const = 0;
+    /// The parameters it reads; any other is refused.
+    virtual std::vector<CheckParameter> parameters() const { return {}; }
+    /// What it reports or how, in a few words, for --help after the parameters (may be empty).
+    virtual std::string note() const { return {}; }
+
+    /// Refuses parameters it does not declare (InputError), returns a not-applicable report
+    /// when notApplicable() gives a reason, else evaluates. Throws InputError for bad values.
+    PropertyReport run(const CheckRequest& request) const;
+
+protected:
+    /// Why the property does not apply to this scenario; nullopt when it applies.
+    virtual std::optional<std::string> notApplicable(const Scenario&) const { return {}; }
+    /// The check itself, on a scenario it applies to.
+    virtual PropertyReport evaluate(const CheckRequest& request) const = 0;
 };
+
+/// "integer" or "integer or list of integers".
+const char* parameterTypeName(CheckParameter::Type type);
+
+/// One line: the parameters with their defaults and the note, for --help and tooltips
+/// ("samples [32] random σ ...", "(none)", "(none; per layer and head)").
+std::string parametersHelp(const PropertyCheck& check);
 
 /// Every property check, in cli.md's order.
 const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks();

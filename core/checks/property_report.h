@@ -1,9 +1,12 @@
 // What a property check returns (properties.md §3): the verdict, the largest deviation, the
-// tolerance and why, what was checked, the witness (and its shrunk form) and the cause.
+// tolerance and why, what was checked, the typed witness (and its shrunk form) and the cause.
 #pragma once
+
+#include "core/checks/witness.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -18,8 +21,8 @@ struct PropertyReport {
     nlohmann::json tolerance = 0;                      // likewise
     std::string toleranceRule;                         // how the tolerance was derived
     nlohmann::json checked = nlohmann::json::object(); // what and how much was checked
-    nlohmann::json witness;                            // null when the property holds
-    nlohmann::json shrunkWitness; // the smallest failing form, when shrinking applies
+    std::optional<Witness> witness;                    // none when the property holds
+    std::optional<Witness> shrunkWitness; // the smallest failing form, when shrinking applies
     nlohmann::json details = nlohmann::json::object(); // e.g. dependency maps
     /// For checks comparing two evaluations that differ only in the order of their sums:
     /// {"kind": "none" | "rounding" | "beyond rounding", "ulps": k at the largest

@@ -4,24 +4,52 @@
 // added) equals the unsplit model on every sequence of the batch. Splitting the inner dimension
 // of A·B and adding the partial products is exact over the rationals, so only the order of the
 // sums changes: in floating point the difference is rounding and is reported as such.
-#include "core/base/precision_dispatch.h"
-#include "core/checks/check_factories.h"
+#include "core/checks/tensor_parallel_check.h"
+
 #include "core/checks/check_support.h"
 
 namespace attnlab {
 
 namespace {
 
+// How each layer splits across `parts` (the report's per-layer details), and in `notes` what is
+// unusual: a part boundary inside a head, or nothing to reduce.
+nlohmann::json splitLayers(const ModelSpec& model, int parts, std::vector<std::string>& notes) {
+    nlohmann::json perLayer = nlohmann::json::array();
+    bool reduces = false;
+    for (std::size_t l = 0; l < model.layers.size(); ++l) {
+        const LayerSpec& layer = model.layers[l];
+        const bool wholeHeads = layer.heads % parts == 0;
+        reduces = reduces || layer.wo.has_value();
+        perLayer.push_back(
+            {{"layer", l},
+             {"heads", layer.heads},
+             {"heads_per_part", wholeHeads ? nlohmann::json(layer.heads / parts) : nullptr},
+             {"output", layer.wo ? "row-parallel Wo, partial products added"
+                                 : "heads gathered (no output projection)"}});
+        if (!wholeHeads && parts > 1)
+            notes.push_back("layer " + std::to_string(l) + ": " + std::to_string(parts) +
+                            " parts do not divide " + std::to_string(layer.heads) +
+                            " head(s), so a part boundary cuts a head's columns");
+    }
+    if (!reduces)
+        notes.push_back("no layer has an output projection, so nothing is reduced: the "
+                        "parts' columns are only gathered");
+    return perLayer;
+}
+
 class TensorParallelCheck : public TypedCheck<TensorParallelCheck> {
 public:
-    TensorParallelCheck() : TypedCheck({"parts"}) {}
     std::string name() const override { return "tensor-parallel"; }
-    std::string parameters() const override {
-        return "parts [2]: heads and projection columns split across parts, Wo's partial "
-               "products added";
+    std::vector<CheckParameter> parameters() const override {
+        return {{"parts", CheckParameter::Type::Integer, "2", ""}};
     }
+    std::string note() const override {
+        return "heads and projection columns split across parts, Wo's partial products added";
+    }
+
     template <class T>
-    PropertyReport runTyped(const CheckRequest& request) const {
+    PropertyReport evaluateIn(const CheckRequest& request) const {
         const int parts = int(integerParam(request, "parts", 2, 1, 64));
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
@@ -33,51 +61,27 @@ public:
         const std::vector<Matrix<T>> parallel = batch.outputs(model, split);
         const ListDeviation<T> d = compareLists(parallel, whole);
 
-        PropertyReport report;
-        report.name = name();
-        const std::string difference =
-            settleOrderOnly(report, d.deviation, batch.depth,
-                            "adding Wo's partial products of " + std::to_string(parts) + " parts");
-        nlohmann::json perLayer = nlohmann::json::array();
+        ReportBuilder report(name());
+        const std::string difference = report.settleOrderOnly(d.deviation, batch.depth,
+                                                              "adding Wo's partial products of " +
+                                                                  std::to_string(parts) + " parts");
         std::vector<std::string> notes;
-        bool reduces = false;
-        for (std::size_t l = 0; l < s.model.layers.size(); ++l) {
-            const LayerSpec& layer = s.model.layers[l];
-            const bool wholeHeads = layer.heads % parts == 0;
-            reduces = reduces || layer.wo.has_value();
-            perLayer.push_back(
-                {{"layer", l},
-                 {"heads", layer.heads},
-                 {"heads_per_part", wholeHeads ? nlohmann::json(layer.heads / parts) : nullptr},
-                 {"output", layer.wo ? "row-parallel Wo, partial products added"
-                                     : "heads gathered (no output projection)"}});
-            if (!wholeHeads && parts > 1)
-                notes.push_back("layer " + std::to_string(l) + ": " + std::to_string(parts) +
-                                " parts do not divide " + std::to_string(layer.heads) +
-                                " head(s), so a part boundary cuts a head's columns");
-        }
-        if (!reduces)
-            notes.push_back("no layer has an output projection, so nothing is reduced: the "
-                            "parts' columns are only gathered");
-        report.checked = batch.checked;
-        report.checked["parts"] = parts;
-        report.details = {{"per_layer", perLayer}};
-        std::string why;
-        for (const auto& n : notes)
-            why += "; " + n;
-        if (report.verdict == Verdict::Fails) {
-            report.witness = listWitness(d, parallel, whole, "example", "split", "unsplit");
-            report.witness["parts"] = parts;
-            report.explanation = "the model split across " + std::to_string(parts) + " parts is " +
-                                 difference + " from the unsplit one" + why;
-        } else {
-            report.explanation = "split across " + std::to_string(parts) +
-                                 " parts and unsplit: " + difference +
-                                 ". Splitting an inner dimension and adding the partial "
-                                 "products is exact in exact arithmetic, so this always holds" +
-                                 why;
-        }
-        return report;
+        const nlohmann::json perLayer = splitLayers(s.model, parts, notes);
+        report.checked(batch.checked).checked("parts", parts).details({{"per_layer", perLayer}});
+        const std::string why = notes.empty() ? "" : "; " + joinedCauses(notes);
+        if (report.fails())
+            report
+                .witness(listWitness(d, parallel, whole, "example", "split", "unsplit")
+                             .with("parts", parts))
+                .explain("the model split across " + std::to_string(parts) + " parts is " +
+                         difference + " from the unsplit one" + why);
+        else
+            report.explain("split across " + std::to_string(parts) +
+                           " parts and unsplit: " + difference +
+                           ". Splitting an inner dimension and adding the partial products is "
+                           "exact in exact arithmetic, so this always holds" +
+                           why);
+        return std::move(report).build();
     }
 };
 

@@ -40,9 +40,9 @@ std::string checkReportMarkdown(const std::string& scenarioName, Precision preci
             << r.explanation << "\n";
         if (!r.toleranceRule.empty()) out << "\nTolerance: " << r.toleranceRule << "\n";
         if (!r.checked.empty()) out << "\nChecked: `" << r.checked.dump() << "`\n";
-        if (!r.witness.is_null()) out << "\nWitness: `" << r.witness.dump() << "`\n";
-        if (!r.shrunkWitness.is_null())
-            out << "\nSmallest witness: `" << r.shrunkWitness.dump() << "`\n";
+        if (r.witness) out << "\nWitness: `" << r.witness->json().dump() << "`\n";
+        if (r.shrunkWitness)
+            out << "\nSmallest witness: `" << r.shrunkWitness->json().dump() << "`\n";
     }
     return out.str();
 }

@@ -35,16 +35,16 @@ private slots:
         QVERIFY(r.exact);
         QCOMPARE(r.maxDeviation, json("5/9")); // |1 - 14/9| in row 0, column 0
         QCOMPARE(r.tolerance, json("0"));
-        QCOMPARE(r.witness["permutation"], json({1, 0}));
-        QCOMPARE(r.witness["row"], json(0));
-        QCOMPARE(r.witness["column"], json(0));
-        QCOMPARE(r.witness["transformed_then_model"], json("1"));
-        QCOMPARE(r.witness["model_then_transformed"], json("14/9"));
+        QCOMPARE(r.witness->json()["permutation"], json({1, 0}));
+        QCOMPARE(r.witness->json()["row"], json(0));
+        QCOMPARE(r.witness->json()["column"], json(0));
+        QCOMPARE(r.witness->json()["transformed_then_model"], json("1"));
+        QCOMPARE(r.witness->json()["model_then_transformed"], json("14/9"));
         QCOMPARE(r.checked["exhaustive"], json(true));
         QCOMPARE(r.checked["permutations"], json(2)); // the scenario's swap, then all of S_2 but id
         QVERIFY(QString::fromStdString(r.explanation).contains("polynomial"));
-        QCOMPARE(r.shrunkWitness["transposition"], json({0, 1}));
-        QCOMPARE(r.shrunkWitness["n"], json(2));
+        QCOMPARE(r.shrunkWitness->json()["transposition"], json({0, 1}));
+        QCOMPARE(r.shrunkWitness->json()["n"], json(2));
     }
 
     void invarianceOfThePooledReadout() {
@@ -53,7 +53,7 @@ private slots:
             checkPreset("positional-counterexample", "permutation-invariance");
         QCOMPARE(fails.verdict, Verdict::Fails);
         QCOMPARE(fails.maxDeviation, json("5/9"));
-        QCOMPARE(fails.witness["row"], json("pooled"));
+        QCOMPARE(fails.witness->json()["row"], json("pooled"));
         QCOMPARE(checkPreset("equivariant-block", "permutation-invariance").verdict,
                  Verdict::Holds);
     }
@@ -64,7 +64,7 @@ private slots:
         QCOMPARE(r.maxDeviation, json("0"));
         QCOMPARE(r.checked["exhaustive"], json(true)); // 4! = 24 <= 32
         QCOMPARE(r.checked["permutations"], json(24)); // the scenario's σ + 23 non-identity σ
-        QVERIFY(r.witness.is_null());
+        QVERIFY(!r.witness);
         QCOMPARE(checkPreset("ssm-bidirectional", "permutation-equivariance").verdict,
                  Verdict::Holds);
     }
@@ -89,9 +89,9 @@ private slots:
         const PropertyReport r = checkPreset(preset.toStdString(), "permutation-equivariance");
         QCOMPARE(r.verdict, Verdict::Fails);
         QVERIFY2(QString::fromStdString(r.explanation).contains(cause), r.explanation.c_str());
-        QVERIFY(!r.shrunkWitness.is_null());
-        QCOMPARE(r.shrunkWitness["transposition"].size(), std::size_t(2));
-        QVERIFY(r.shrunkWitness["n"].get<int>() <= r.witness["permutation"].size());
+        QVERIFY(r.shrunkWitness.has_value());
+        QCOMPARE(r.shrunkWitness->json()["transposition"].size(), std::size_t(2));
+        QVERIFY(r.shrunkWitness->json()["n"].get<int>() <= r.witness->json()["permutation"].size());
     }
 
     void samplingWhenNFactorialExceedsTheBudget() {
@@ -123,8 +123,8 @@ private slots:
         const PropertyReport r =
             checkPreset("locality-claim-too-small", "locality", {{"radius", 1}});
         QCOMPARE(r.verdict, Verdict::Fails);
-        QCOMPARE(r.witness["distance"], json(2));
-        QCOMPARE(r.shrunkWitness["distance"], json(2));
+        QCOMPARE(r.witness->json()["distance"], json(2));
+        QCOMPARE(r.shrunkWitness->json()["distance"], json(2));
         QVERIFY(r.maxDeviation != json("0"));
     }
 
@@ -151,7 +151,8 @@ private slots:
         const PropertyReport r = checkPreset(preset.toStdString(), "causality");
         QCOMPARE(r.verdict, holds ? Verdict::Holds : Verdict::Fails);
         if (!holds)
-            QVERIFY(r.witness["input_token"].get<int>() > r.witness["output_row"].get<int>());
+            QVERIFY(r.witness->json()["input_token"].get<int>() >
+                    r.witness->json()["output_row"].get<int>());
         QCOMPARE(r.checked["blocked_weights_nonzero"], json(0));
     }
 
@@ -249,7 +250,7 @@ private slots:
         QCOMPARE(r.details["masks"].size(), std::size_t(2));
         for (const json& m : r.details["masks"])
             QCOMPARE(m["all_true"], json(true));
-        QVERIFY(r.witness.is_null());
+        QVERIFY(!r.witness);
     }
 
     void allTrueMaskHoldsInEveryPrecision_data() {
@@ -277,11 +278,11 @@ private slots:
         const PropertyReport r = checkPreset("mask-almost-all-true", "all-true-mask");
         QCOMPARE(r.verdict, Verdict::Fails);
         QCOMPARE(r.details["output_deviation"], json("9")); // row 2: 39 vs 42 differs by 3 only
-        QCOMPARE(r.witness["quantity"], json("output"));
-        QCOMPARE(r.witness["row"], json(0));
-        QCOMPARE(r.witness["column"], json(0));
-        QCOMPARE(r.witness["masked"], json("5"));
-        QCOMPARE(r.witness["unmasked"], json("14"));
+        QCOMPARE(r.witness->json()["quantity"], json("output"));
+        QCOMPARE(r.witness->json()["row"], json(0));
+        QCOMPARE(r.witness->json()["column"], json(0));
+        QCOMPARE(r.witness->json()["masked"], json("5"));
+        QCOMPARE(r.witness->json()["unmasked"], json("14"));
         QVERIFY(r.details["gradient_deviation"] != json("0"));
         QCOMPARE(r.details["masks"][0]["blocked"], json(2));
         QCOMPARE(r.details["masks"][0]["first_blocked"], json({{"query", 0}, {"key", 2}}));
@@ -327,7 +328,7 @@ private slots:
         const PropertyReport poly =
             checkPreset("positional-counterexample", "shift-invariance", {{"offset", 1}});
         QCOMPARE(poly.verdict, Verdict::Fails);
-        QCOMPARE(poly.witness["offset"], json(1));
+        QCOMPARE(poly.witness->json()["offset"], json(1));
     }
 
     void badParametersAreRefused() {

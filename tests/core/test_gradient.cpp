@@ -340,7 +340,7 @@ void TestGradient::checkHolds() {
     const PropertyReport r = runCheck(*check, scenario);
     QVERIFY2(r.verdict == Verdict::Holds, r.explanation.c_str());
     QCOMPARE(r.exact, scenario.precision == Precision::Exact);
-    QVERIFY(r.witness.is_null());
+    QVERIFY(!r.witness);
     QCOMPARE(r.checked["samples"].get<int>(), 3);
     if (scenario.precision == Precision::Exact) {
         QCOMPARE(r.maxDeviation.get<std::string>(), std::string("0"));
@@ -364,7 +364,7 @@ void TestGradient::checkFailsForWrongVjp() {
     PropertyReport r = runCheck(*scaled, s);
     QCOMPARE(r.verdict, Verdict::Fails);
     QVERIFY(r.maxDeviation.get<double>() > 5e-3);
-    QVERIFY(r.witness.contains("sample"));
+    QVERIFY(r.witness->json().contains("sample"));
     QVERIFY(!r.explanation.empty());
 
     // One entry (the largest) zeroed: the finite differences name that entry.
@@ -378,15 +378,15 @@ void TestGradient::checkFailsForWrongVjp() {
         }));
     r = runCheck(*zeroed, s);
     QCOMPARE(r.verdict, Verdict::Fails);
-    QVERIFY(r.witness.contains("finite_difference"));
-    QCOMPARE(r.witness["vjp"].get<double>(), 0.0);
+    QVERIFY(r.witness->json().contains("finite_difference"));
+    QCOMPARE(r.witness->json()["vjp"].get<double>(), 0.0);
 
     // Exact mode: the forward-mode identity catches it, exactly.
     const ModelSpec exactSpec{{},
                               {layer(MixerSpec::Kind::SoftmaxLike, MaskSpec::all(), 1, 3, true)}};
     r = runCheck(*scaled, scenarioOf(exactSpec, Precision::Exact, 3, 2));
     QCOMPARE(r.verdict, Verdict::Fails);
-    QVERIFY(r.witness.contains("jvp_dot"));
+    QVERIFY(r.witness->json().contains("jvp_dot"));
     QVERIFY(r.maxDeviation.get<std::string>() != "0");
     QCOMPARE(runCheck(*makeGradientCheck(), scenarioOf(exactSpec, Precision::Exact, 3, 2)).verdict,
              Verdict::Holds);

@@ -41,7 +41,7 @@ private slots:
             QCOMPARE(r.maxDeviation, json("0"));
             QCOMPARE(r.tolerance, json("0"));
             QCOMPARE(r.difference, json({{"kind", "none"}}));
-            QVERIFY(r.witness.is_null());
+            QVERIFY(!r.witness);
             QCOMPARE(r.checked["sequences"], json(3));
             QCOMPARE(r.checked["lengths"], json({4, 3, 5}));
             QCOMPARE(r.checked["batch"], json("the scenario's tokens and batch"));

@@ -2,6 +2,7 @@
 #include "ui/panels/property_panel.h"
 
 #include "core/base/scalar.h"
+#include "core/checks/property_check.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -70,6 +71,18 @@ QString htmlEscaped(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
+// The property's declared parameters (`--property NAME:key=value`), as in check --help, with
+// their types.
+QString parametersToolTip(const QString& name) {
+    const attnlab::PropertyCheck* check = attnlab::findPropertyCheck(name.toStdString());
+    if (!check) return {};
+    QString tip = "parameters: " + QString::fromStdString(attnlab::parametersHelp(*check));
+    for (const attnlab::CheckParameter& p : check->parameters())
+        tip += QString("\n%1: %2")
+                   .arg(QString::fromStdString(p.name), attnlab::parameterTypeName(p.type));
+    return tip;
+}
+
 } // namespace
 
 PropertyPanel::PropertyPanel(QWidget* parent)
@@ -115,6 +128,7 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
         QTreeWidgetItem* item = tree_->topLevelItem(i);
         if (!item) item = new QTreeWidgetItem(tree_);
         item->setText(Name, names[i]);
+        item->setToolTip(Name, parametersToolTip(names[i]));
         item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
         item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : "computing…");
         for (int c = Deviation; c <= Mode; ++c)
@@ -244,14 +258,17 @@ void PropertyPanel::showSelected() {
                      htmlEscaped(r.toleranceRule));
     if (!r.checked.empty())
         html += "<p><b>checked</b> <code>" + htmlEscaped(r.checked.dump()) + "</code></p>";
-    const bool useShrunk = shrink_->isChecked() && !r.shrunkWitness.is_null();
-    const nlohmann::json& w = useShrunk ? r.shrunkWitness : r.witness;
-    if (!w.is_null())
-        html += QString("<p><b>%1</b><pre style=\"white-space: pre-wrap\">%2</pre></p>")
-                    .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w.dump(1)));
-    shrink_->setEnabled(!r.shrunkWitness.is_null());
+    const bool useShrunk = shrink_->isChecked() && r.shrunkWitness;
+    const std::optional<attnlab::Witness>& w = useShrunk ? r.shrunkWitness : r.witness;
+    if (w)
+        html +=
+            QString("<p><b>%1</b><pre style=\"white-space: pre-wrap\">%2</pre></p>")
+                .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w->json().dump(1)));
+    shrink_->setEnabled(r.shrunkWitness.has_value());
     details_->setHtml(html);
-    emit witnessSelected(attnlab::witnessCells(r, useShrunk));
+    std::vector<attnlab::WitnessCell> cells;
+    if (w && w->cell()) cells.push_back(*w->cell());
+    emit witnessSelected(cells);
 }
 
 } // namespace attnlab::ui

@@ -5,7 +5,6 @@
 #pragma once
 
 #include "core/checks/property_report.h"
-#include "core/checks/witness_cells.h"
 
 #include <QWidget>
 

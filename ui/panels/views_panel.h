@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/checks/property_report.h"
-#include "core/checks/witness_cells.h"
+#include "core/checks/witness.h"
 #include "core/explore/side_by_side.h"
 
 #include <QWidget>

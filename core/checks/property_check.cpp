@@ -1,39 +1,62 @@
-// The registry of property checks, the report's JSON form, and running a scenario's checks.
-#include "core/base/error.h"
-#include "core/checks/check_factories.h"
+// The property-check interface's shared path (parameters, not applicable), its help line, the
+// registry of property checks, and running a scenario's checks.
 #include "core/checks/property_check.h"
+
+#include "core/base/error.h"
+#include "core/checks/all_true_mask_check.h"
+#include "core/checks/batch_invariance_check.h"
+#include "core/checks/causality_check.h"
+#include "core/checks/data_parallel_check.h"
+#include "core/checks/equivariance_check.h"
+#include "core/checks/gradient_check.h"
+#include "core/checks/locality_check.h"
+#include "core/checks/logit_symmetry_check.h"
+#include "core/checks/row_sums_check.h"
+#include "core/checks/shift_invariance_check.h"
+#include "core/checks/tensor_parallel_check.h"
+#include "core/checks/tiling_check.h"
+
+#include <algorithm>
 
 namespace attnlab {
 
-const char* verdictName(Verdict verdict) {
-    switch (verdict) {
-    case Verdict::Holds:
-        return "holds";
-    case Verdict::Fails:
-        return "fails";
-    case Verdict::NotApplicable:
-        break;
-    }
-    return "not applicable";
+namespace {
+
+// A report that does not apply to this scenario, saying why.
+PropertyReport notApplicableReport(const std::string& name, const std::string& why) {
+    PropertyReport r;
+    r.name = name;
+    r.verdict = Verdict::NotApplicable;
+    r.maxDeviation = nullptr;
+    r.tolerance = nullptr;
+    r.explanation = why;
+    return r;
 }
 
-nlohmann::json reportJson(const PropertyReport& r) {
-    nlohmann::json j = {{"name", r.name},
-                        {"holds", r.verdict == Verdict::NotApplicable
-                                      ? nlohmann::json(nullptr)
-                                      : nlohmann::json(r.verdict == Verdict::Holds)},
-                        {"verdict", verdictName(r.verdict)},
-                        {"exact", r.exact},
-                        {"max_deviation", r.maxDeviation},
-                        {"tolerance", r.tolerance},
-                        {"tolerance_rule", r.toleranceRule},
-                        {"checked", r.checked},
-                        {"witness", r.witness},
-                        {"explanation", r.explanation}};
-    if (!r.shrunkWitness.is_null()) j["shrunk_witness"] = r.shrunkWitness;
-    if (!r.details.empty()) j["details"] = r.details;
-    if (!r.difference.is_null()) j["difference"] = r.difference;
-    return j;
+} // namespace
+
+PropertyReport PropertyCheck::run(const CheckRequest& request) const {
+    const std::vector<CheckParameter> declared = parameters();
+    for (const auto& [key, value] : request.params.items())
+        if (std::none_of(declared.begin(), declared.end(),
+                         [&](const CheckParameter& p) { return p.name == key; }))
+            throw InputError("unknown parameter '" + key + "'");
+    if (const auto why = notApplicable(request.scenario)) return notApplicableReport(name(), *why);
+    return evaluate(request);
+}
+
+const char* parameterTypeName(CheckParameter::Type type) {
+    return type == CheckParameter::Type::Integer ? "integer" : "integer or list of integers";
+}
+
+std::string parametersHelp(const PropertyCheck& check) {
+    const std::string note = check.note();
+    std::string text;
+    for (const CheckParameter& p : check.parameters())
+        text += (text.empty() ? "" : "; ") + p.name + " [" + p.defaultValue + "]" +
+                (p.help.empty() ? "" : " " + p.help);
+    if (text.empty()) return note.empty() ? "(none)" : "(none; " + note + ")";
+    return note.empty() ? text : text + "; " + note;
 }
 
 const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks() {

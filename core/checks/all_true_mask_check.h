@@ -1,0 +1,12 @@
+// all-true-mask: the masked code path equals the model with no mask, output and gradient.
+#pragma once
+
+#include "core/checks/property_check.h"
+
+#include <memory>
+
+namespace attnlab {
+
+std::unique_ptr<PropertyCheck> makeAllTrueMaskCheck();
+
+} // namespace attnlab

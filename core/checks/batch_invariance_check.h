@@ -1,0 +1,12 @@
+// batch-invariance: an example inside a batch gives what it gives alone.
+#pragma once
+
+#include "core/checks/property_check.h"
+
+#include <memory>
+
+namespace attnlab {
+
+std::unique_ptr<PropertyCheck> makeBatchInvarianceCheck();
+
+} // namespace attnlab

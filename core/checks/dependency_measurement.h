@@ -1,0 +1,186 @@
+// Measuring dependencies on the model's own numbers, for locality and causality: how much an
+// output row moves when input tokens are perturbed (by two generic vectors each; exact in exact
+// mode), the per-token dependency map D[s][t] ("output s changes when input token t changes"),
+// the bound the layers' masks imply, and the pairs that break a claimed bound. The forwards
+// spread over the CPU threads.
+#pragma once
+
+#include "core/checks/check_support.h"
+
+#include <optional>
+#include <utility>
+
+namespace attnlab {
+
+// How much one output row moved between two evaluations: the largest |Δ| over its columns,
+// where, and the row's magnitude before and after. Its tolerance scales with the row's own
+// magnitude, not the largest value anywhere: the rows of a raw mixer can differ by orders of
+// magnitude, and a global scale would hide real dependencies of the small ones. (A row whose
+// inputs did not change is recomputed by the same arithmetic, so rounding alone never moves it.)
+template <class T>
+struct RowChange {
+    T largest = T(0), magnitude = T(0);
+    Eigen::Index column = 0;
+    T before = T(0), after = T(0);
+
+    RowChange() = default;
+    RowChange(const Matrix<T>& was, const Matrix<T>& is, Eigen::Index row)
+        : before(was(row, 0)), after(is(row, 0)) {
+        for (Eigen::Index c = 0; c < was.cols(); ++c) {
+            const T delta = absolute<T>(T(is(row, c) - was(row, c)));
+            magnitude = std::max({magnitude, absolute<T>(was(row, c)), absolute<T>(is(row, c))});
+            if (delta > largest) { // a NaN difference never hides a real one
+                largest = delta;
+                column = c;
+                before = was(row, c);
+                after = is(row, c);
+            }
+        }
+    }
+    T tolerance(long depth) const { return attnlab::tolerance<T>(magnitude, depth); }
+    bool exceeds(long depth) const { return largest > tolerance(depth); }
+    /// Beyond its tolerance where `other` is not, or further beyond (or less within) it.
+    bool worseThan(const RowChange& other, long depth) const {
+        if (exceeds(depth) != other.exceeds(depth)) return exceeds(depth);
+        const T mine = tolerance(depth), theirs = other.tolerance(depth);
+        if (mine > T(0) && theirs > T(0)) return largest / mine > other.largest / theirs;
+        return largest > other.largest;
+    }
+    /// Settles `report` on this change at entry (row, col), against this row's tolerance.
+    void settleReport(ReportBuilder& report, Eigen::Index row, Eigen::Index col, long depth) const {
+        Deviation<T> d;
+        d.largest = largest;
+        d.magnitude = magnitude;
+        d.row = row;
+        d.col = col;
+        report.settle(d, depth);
+        if (!report.exact())
+            report.extendToleranceRule(
+                " (largest |value|: of the output row compared, before and after)");
+    }
+};
+
+template <class T>
+struct Dependencies {
+    BoolMatrix map;                                 // D[s][t]
+    std::vector<std::vector<RowChange<T>>> changes; // [t][s]: output s when token t changes
+    const RowChange<T>& at(Eigen::Index s, Eigen::Index t) const {
+        return changes[std::size_t(t)][std::size_t(s)];
+    }
+};
+
+// What both sweeps perturb from: the tokens X, f(X), and how large a perturbation is. Where
+// the model allows it, f(X) is kept as a record, and each perturbed forward computes only the
+// attention blocks its changed rows reach (Model::forwardFrom); the others are the record's.
+template <class T>
+struct Baseline {
+    const CheckSetup<T>& setup;
+    const Matrix<T>& x;
+    std::optional<ForwardRecord<T>> record;
+    Matrix<T> fx;
+    T scale = T(1); // max(1, max |X|)
+
+    explicit Baseline(const CheckSetup<T>& s) : setup(s), x(s.tokens) {
+        if (setup.model.reusesBlocks()) record = setup.model.record(x);
+        fx = record ? record->output : setup.output(x);
+        for (Eigen::Index i = 0; i < x.size(); ++i)
+            scale = std::max<T>(scale, absolute<T>(x(i)));
+    }
+    /// The first `rows` rows of f(xp), for xp that differs from X in a few rows.
+    Matrix<T> outputRows(const Matrix<T>& xp, Eigen::Index rows) const {
+        if (record) return setup.model.forwardFrom(*record, xp, int(rows));
+        return rows == x.rows() ? setup.output(xp) : setup.firstRows(xp, rows);
+    }
+    /// X with tokens [from, to) moved by a generic vector each (the k-th of its kind).
+    Matrix<T> perturbed(Eigen::Index from, Eigen::Index to, int k) const {
+        Matrix<T> xp = x;
+        for (Eigen::Index t = from; t < to; ++t)
+            for (Eigen::Index j = 0; j < x.cols(); ++j)
+                xp(t, j) += scale * (T(long(3 + 2 * k + j)) / T(long(7 + 5 * t + 3 * j + k)));
+        return xp;
+    }
+};
+
+/// The dependency map of the model on the scenario's tokens, one task per token.
+template <class T>
+Dependencies<T> measureDependencies(const CheckSetup<T>& setup, const CheckRequest& request) {
+    const Baseline<T> base(setup);
+    const auto n = base.x.rows();
+    Dependencies<T> dep{BoolMatrix::Constant(n, n, false),
+                        std::vector<std::vector<RowChange<T>>>(static_cast<std::size_t>(n))};
+    // One task per token t, writing changes[t] and column t of the map only.
+    setup.forEachForward(request, long(n), [&](long t) {
+        std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
+        column.resize(std::size_t(n));
+        for (int k = 0; k < 2; ++k) { // two generic perturbations, so no change cancels by chance
+            const Matrix<T> fp = base.outputRows(base.perturbed(t, t + 1, k), n);
+            for (Eigen::Index s = 0; s < n; ++s) {
+                const RowChange<T> change(base.fx, fp, s);
+                if (k == 0 || change.worseThan(column[std::size_t(s)], setup.depth))
+                    column[std::size_t(s)] = change;
+            }
+        }
+        for (Eigen::Index s = 0; s < n; ++s)
+            dep.map(s, t) = column[std::size_t(s)].exceeds(setup.depth);
+    });
+    return dep;
+}
+
+// The pairs (s, t) that `violates` selects: the one whose change is worst, and the nearest
+// (smallest |s - t|) that the map marks as a dependency.
+struct Violations {
+    std::optional<std::pair<Eigen::Index, Eigen::Index>> worst, nearest;
+};
+
+template <class T, class Pred>
+Violations findViolations(const Dependencies<T>& dep, long depth, Pred violates) {
+    Violations v;
+    for (Eigen::Index s = 0; s < dep.map.rows(); ++s)
+        for (Eigen::Index t = 0; t < dep.map.cols(); ++t) {
+            if (!violates(s, t)) continue;
+            if (!v.worst || dep.at(s, t).worseThan(dep.at(v.worst->first, v.worst->second), depth))
+                v.worst = {s, t};
+            if (dep.map(s, t) &&
+                (!v.nearest || std::abs(s - t) < std::abs(v.nearest->first - v.nearest->second)))
+                v.nearest = {s, t};
+        }
+    return v;
+}
+
+/// The witness of output s depending on token t: that pair of the dependency map, and how
+/// output s moved.
+template <class T>
+Witness pairWitness(const Dependencies<T>& dep, Eigen::Index s, Eigen::Index t) {
+    const RowChange<T>& c = dep.at(s, t);
+    return Witness({WitnessCell::Map::Dependency, -1, -1, int(s), int(t)},
+                   CellKeys::OutputRowInputToken)
+        .with("distance", std::abs(s - t))
+        .with("column", c.column)
+        .with("before", scalarJson<T>(c.before))
+        .with("after_perturbing_token", scalarJson<T>(c.after));
+}
+
+/// Settles `report` on the worst violation (nothing moved when there is none, e.g. one token)
+/// and, when it fails, names the worst pair and, as the shrunk witness, the nearest.
+template <class T>
+void reportViolations(ReportBuilder& report, const Violations& v, const Dependencies<T>& dep,
+                      long depth) {
+    if (!v.worst) {
+        RowChange<T>().settleReport(report, 0, 0, depth);
+        return;
+    }
+    const auto [s, t] = *v.worst;
+    dep.at(s, t).settleReport(report, s, t, depth);
+    if (!report.fails()) return;
+    report.witness(pairWitness(dep, s, t));
+    if (v.nearest) report.shrunkWitness(pairWitness(dep, v.nearest->first, v.nearest->second));
+}
+
+/// Which keys a layer's query may read over n tokens: its mask, or for ssm causal or all.
+BoolMatrix keyMask(const LayerSpec& layer, int n);
+/// The dependency bound of the layers: the reachability of their key masks.
+BoolMatrix boundMap(const Scenario& s);
+/// A boolean map as rows of 0 and 1 (the report's details).
+nlohmann::json boolRows(const BoolMatrix& m);
+
+} // namespace attnlab

@@ -1,0 +1,12 @@
+// locality: the measured dependency radius against the bound the masks imply or a claimed one.
+#pragma once
+
+#include "core/checks/property_check.h"
+
+#include <memory>
+
+namespace attnlab {
+
+std::unique_ptr<PropertyCheck> makeLocalityCheck();
+
+} // namespace attnlab

@@ -1,0 +1,12 @@
+// logit-symmetry: S = Sᵀ in every layer and head.
+#pragma once
+
+#include "core/checks/property_check.h"
+
+#include <memory>
+
+namespace attnlab {
+
+std::unique_ptr<PropertyCheck> makeLogitSymmetryCheck();
+
+} // namespace attnlab

@@ -1,0 +1,12 @@
+// row-sums: the weights of softmax and softmax_like rows sum to 1.
+#pragma once
+
+#include "core/checks/property_check.h"
+
+#include <memory>
+
+namespace attnlab {
+
+std::unique_ptr<PropertyCheck> makeRowSumsCheck();
+
+} // namespace attnlab

@@ -1,0 +1,88 @@
+// shift-invariance: the scores with positions offset by c equal those at offset 0, for each
+// offset checked.
+#include "core/checks/shift_invariance_check.h"
+
+#include "core/base/error.h"
+#include "core/checks/check_support.h"
+#include "core/checks/worst_head.h"
+
+namespace attnlab {
+
+namespace {
+
+// The `offset` parameter: an integer or a list of them (default 1 and 7).
+std::vector<long> offsetsOf(const CheckRequest& request) {
+    if (!request.params.contains("offset")) return {1, 7};
+    const auto& o = request.params.at("offset");
+    std::vector<long> offsets;
+    for (const auto& v : o.is_array() ? o : nlohmann::json::array({o})) {
+        if (!v.is_number_integer())
+            throw InputError("offset: must be an integer or a list of integers");
+        offsets.push_back(v.get<long>());
+    }
+    return offsets;
+}
+
+std::string explanation(const PositionalSpec& pos, bool fails) {
+    if (fails)
+        return pos.isAbsolute()
+                   ? "absolute positions (" + pos.describe() + ") change the scores when shifted"
+                   : "the scores depend on absolute position";
+    return pos.isRelative()
+               ? "relative positions (" + pos.describe() + ") make scores depend only on t - s"
+           : pos.kind == PositionalSpec::Kind::None
+               ? "no positional information: nothing to shift"
+               : "the scores did not change under the offsets checked";
+}
+
+class ShiftInvarianceCheck : public TypedCheck<ShiftInvarianceCheck> {
+public:
+    std::string name() const override { return "shift-invariance"; }
+    std::vector<CheckParameter> parameters() const override {
+        return {{"offset", CheckParameter::Type::IntegerOrList, "1, 7", "(an integer or a list)"}};
+    }
+
+    template <class T>
+    PropertyReport evaluateIn(const CheckRequest& request) const {
+        const Scenario& s = request.scenario;
+        const std::vector<long> offsets = offsetsOf(request);
+        const CheckSetup<T> setup(s);
+        const Trace<T> base = setup.model.forward(setup.tokens);
+        const auto scores = [](const Trace<T>& t, std::size_t l, std::size_t h) -> auto& {
+            return t.layers[l].heads[h].scores;
+        };
+        Deviation<T> worst;
+        std::optional<Witness> witness;
+        for (long c : offsets) {
+            pollCancel(request);
+            const Trace<T> shifted = setup.model.forward(setup.tokens, Maps::Keep, c);
+            const WorstHead<T> w = worstOverHeads(base, [&](std::size_t l, std::size_t h) {
+                return compareMatrices<T>(scores(shifted, l, h), scores(base, l, h));
+            });
+            if (!witness || w.deviation.largest > worst.largest) {
+                const Eigen::Index row = w.deviation.row, col = w.deviation.col;
+                witness =
+                    Witness(
+                        {WitnessCell::Map::Scores, int(w.layer), int(w.head), int(row), int(col)},
+                        CellKeys::RowColumn)
+                        .with("offset", c)
+                        .with("shifted", scalarJson<T>(scores(shifted, w.layer, w.head)(row, col)))
+                        .with("unshifted", scalarJson<T>(scores(base, w.layer, w.head)(row, col)));
+            }
+            worst.merge(w.deviation);
+        }
+        ReportBuilder report(name());
+        report.settle(worst, setup.depth).checked({{"offsets", offsets}});
+        if (report.fails()) report.witness(*witness);
+        report.explain(explanation(s.model.positional, report.fails()));
+        return std::move(report).build();
+    }
+};
+
+} // namespace
+
+std::unique_ptr<PropertyCheck> makeShiftInvarianceCheck() {
+    return std::make_unique<ShiftInvarianceCheck>();
+}
+
+} // namespace attnlab

@@ -1,0 +1,12 @@
+// shift-invariance: the scores do not change when positions are offset.
+#pragma once
+
+#include "core/checks/property_check.h"
+
+#include <memory>
+
+namespace attnlab {
+
+std::unique_ptr<PropertyCheck> makeShiftInvarianceCheck();
+
+} // namespace attnlab
