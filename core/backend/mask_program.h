@@ -1,5 +1,5 @@
 // A mask expression (mask.h) encoded for a kernel: a postfix program of (op, a, b) triples and a
-// data array, evaluated per (query, key) by kernels/mask_eval.inc, the same code on the CPU, in
+// data array, evaluated per (query, key) by shared/mask_eval.inc, the same code on the CPU, in
 // OpenCL and in CUDA. Structured kinds are a few integers; only `custom` carries its cells (one
 // bit each), so no n x n matrix is uploaded for the others.
 #pragma once

@@ -1,6 +1,6 @@
 // The block view of a mask: at a chosen tile size, each tile drawn empty (skipped by a tiled
 // kernel), partial (hatched) or full, with the sparsity figures. Ragged tiles at the edge are
-// drawn at their true size. The classification comes from core (mask_tiles.h).
+// drawn at their true size. The classification comes from core (core/spec/mask_tiles.h).
 #pragma once
 
 #include "core/spec/mask_tiles.h"

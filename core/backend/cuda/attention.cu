@@ -1,4 +1,4 @@
-// CUDA kernels of the attention backend: the shared arithmetic of kernels/attention_rows.inc
+// CUDA kernels of the attention backend: the shared arithmetic of shared/attention_rows.inc
 // instantiated for float and double, and their launchers (cuda_kernels.h).
 #include "core/backend/cuda/cuda_kernels.h"
 
