@@ -5,7 +5,7 @@
 // the threads used, as JSON. OMP_NUM_THREADS=1 gives the work of each on one thread.
 #include "core/base/parallel.h"
 #include "core/base/process_tuning.h"
-#include "core/checks/property_check.h"
+#include "core/checks/check_registry.h"
 #include "core/explore/side_by_side.h"
 #include "core/io/scenario_reader.h"
 #include "timing.h"

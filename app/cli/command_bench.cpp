@@ -8,7 +8,7 @@
 #include "core/backend/cpu/pooled_map.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
-#include "core/checks/property_check.h"
+#include "core/checks/check_registry.h"
 #include "core/checks/property_report.h"
 #include "core/model/model.h"
 #include "core/spec/matrix_spec.h"

@@ -3,7 +3,7 @@
 #include "commands.h"
 
 #include "core/base/error.h"
-#include "core/checks/property_check.h"
+#include "core/checks/check_registry.h"
 #include "core/explore/run_report.h"
 #include "core/io/report_export.h"
 #include "core/io/scenario_reader.h"

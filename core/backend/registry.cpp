@@ -4,6 +4,7 @@
 
 #include "core/backend/cpu/cpu_backend.h"
 #include "core/base/error.h"
+#include "core/base/find_by_name.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -74,9 +75,7 @@ const std::vector<std::unique_ptr<Backend>>& backends() {
 }
 
 const Backend* findBackend(const std::string& name) {
-    for (const auto& b : backends())
-        if (b->name() == name) return b.get();
-    return nullptr;
+    return findByName(backends(), name);
 }
 
 void requireSelectable(BackendChoice choice) {

@@ -1,5 +1,5 @@
-// The interface every property check implements, and the registry of all of them (cli.md's
-// property table). A check declares its parameters, may say why it does not apply to a scenario,
+// The interface every property check implements (the registry of all of them:
+// check_registry.h). A check declares its parameters, may say why it does not apply to a scenario,
 // and evaluates on the scenario's actual numbers in its precision.
 #pragma once
 
@@ -64,19 +64,5 @@ const char* parameterTypeName(CheckParameter::Type type);
 /// One line: the parameters with their defaults and the note, for --help and tooltips
 /// ("samples [32] random σ ...", "(none)", "(none; per layer and head)").
 std::string parametersHelp(const PropertyCheck& check);
-
-/// Every property check, in cli.md's order.
-const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks();
-/// The check called `name`, or nullptr.
-const PropertyCheck* findPropertyCheck(const std::string& name);
-
-/// Runs the scenario's own checks (or `names` when non-empty, each "name" or
-/// "name:key=value,...") and returns the reports in order. Throws InputError for unknown names.
-std::vector<PropertyReport> runChecks(const Scenario& scenario,
-                                      const std::vector<CheckSpec>& checks, std::uint64_t seed,
-                                      const std::function<bool()>& cancelled = {});
-
-/// Parses "name" or "name:key=value,key=value" (values are JSON, or strings when not JSON).
-CheckSpec parseCheckArgument(const std::string& text);
 
 } // namespace attnlab

@@ -1,7 +1,7 @@
 // Property checks: for every property a scenario where it provably holds and one where it provably
 // fails, asserting the verdict, the exact deviation and the witness.
 #include "core/base/error.h"
-#include "core/checks/property_check.h"
+#include "core/checks/check_registry.h"
 #include "core/io/scenario_reader.h"
 
 #include <QtTest>

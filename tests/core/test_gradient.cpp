@@ -5,7 +5,7 @@
 // fails when a deliberately wrong one is plugged in.
 #include "core/base/error.h"
 #include "core/base/random.h"
-#include "core/checks/gradient_check.h"
+#include "core/checks/properties/gradient_check.h"
 #include "core/model/backward.h"
 
 #include <QtTest>

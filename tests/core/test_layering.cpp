@@ -11,9 +11,11 @@ namespace {
 
 /// A folder of the plan and its rank: a file may include files of its own folder and of
 /// folders of lower rank. Folders of equal rank are siblings and may not include each other.
+/// A private folder's headers are its layer's own: only files under `owner` include them.
 struct Room {
     QString folder;
     int rank;
+    QString owner = {}; // empty: public
 };
 
 // Ordered so that the longest folder matching a path is found first.
@@ -21,14 +23,18 @@ const Room plan[] = {
     // core: base -> spec -> backend -> model -> checks -> io -> explore. In the backend, the
     // interface sits below each backend and the registry above them all.
     {"core/backend/registry.", 22},
-    {"core/backend/shared/", 19}, // kernel sources that the device backends compile
+    {"core/backend/shared/", 19, "core/backend/"}, // kernel sources the device backends compile
     {"core/backend/cpu/", 21},
-    {"core/backend/opencl/", 21},
-    {"core/backend/cuda/", 21},
+    {"core/backend/opencl/", 21, "core/backend/"},
+    {"core/backend/cuda/", 21, "core/backend/"},
     {"core/backend/", 20},
     {"core/base/", 0},
     {"core/spec/", 10},
     {"core/model/", 30},
+    // In the checks, the interface, reports and shared pieces sit below the properties, one per
+    // file and private to the layer, and the registry above them.
+    {"core/checks/check_registry.", 42},
+    {"core/checks/properties/", 41, "core/checks/"},
     {"core/checks/", 40},
     {"core/io/", 50},
     {"core/explore/", 60},
@@ -58,6 +64,8 @@ QString ruleBroken(const QString& file, const QString& target, bool angled) {
     if (!from) return "the file lies outside the plan's folders";
     if (!to) return "includes name their file from the repository root (core/<layer>/..., ui/...)";
     if (inCore && !target.startsWith("core/")) return "the core includes nothing outside core/";
+    if (!to->owner.isEmpty() && !file.startsWith(to->owner))
+        return QString("private: %1 belongs to %2").arg(to->folder, to->owner);
     if (to == from || to->rank < from->rank) return {};
     return to->rank == from->rank
                ? QString("sideways: %1 and %2 are siblings").arg(from->folder, to->folder)
@@ -126,6 +134,9 @@ private slots:
             << "ui/views/v.cpp" << QByteArray("#include \"ui/mask/m.h\"\n") << "sideways";
         QTest::newRow("bare name")
             << "core/io/npy.cpp" << QByteArray("#include \"scalar.h\"\n") << "repository root";
+        QTest::newRow("private to its layer")
+            << "core/io/x.cpp" << QByteArray("#include \"core/checks/properties/tiling_check.h\"\n")
+            << "private";
         QTest::newRow("qt in core")
             << "core/base/x.h" << QByteArray("#include <QString>\n") << "no Qt";
         QTest::newRow("ui from core")

@@ -4,8 +4,8 @@
 // so the tests assert exact zeros, the same verdict in float64 and float32, the labelling of
 // float differences as rounding, and the labelling logic itself on differences beyond rounding.
 #include "core/base/error.h"
+#include "core/checks/check_registry.h"
 #include "core/checks/check_support.h"
-#include "core/checks/property_check.h"
 #include "core/io/scenario_reader.h"
 
 #include <QtTest>

@@ -2,7 +2,7 @@
 // back on the next start; a thousand rapid edits through the real widgets end with views and
 // verdicts identical to a fresh computation of the final scenario, while the event loop never
 // stalls for 100 ms or more.
-#include "core/checks/property_check.h"
+#include "core/checks/check_registry.h"
 #include "core/io/scenario_reader.h"
 #include "preset_verdicts.h"
 #include "ui/document/autosave.h"

@@ -1,6 +1,8 @@
 // The worker behind the explorer's views and verdicts.
 #include "ui/document/compute_service.h"
 
+#include "core/checks/check_registry.h"
+
 #include <QMetaObject>
 
 namespace attnlab::ui {

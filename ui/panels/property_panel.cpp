@@ -2,7 +2,7 @@
 #include "ui/panels/property_panel.h"
 
 #include "core/base/scalar.h"
-#include "core/checks/property_check.h"
+#include "core/checks/check_registry.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

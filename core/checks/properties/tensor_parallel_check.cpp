@@ -4,7 +4,7 @@
 // added) equals the unsplit model on every sequence of the batch. Splitting the inner dimension
 // of A·B and adding the partial products is exact over the rationals, so only the order of the
 // sums changes: in floating point the difference is rounding and is reported as such.
-#include "core/checks/tensor_parallel_check.h"
+#include "core/checks/properties/tensor_parallel_check.h"
 
 #include "core/checks/check_support.h"
 

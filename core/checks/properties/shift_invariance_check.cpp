@@ -1,10 +1,10 @@
 // shift-invariance: the scores with positions offset by c equal those at offset 0, for each
 // offset checked.
-#include "core/checks/shift_invariance_check.h"
+#include "core/checks/properties/shift_invariance_check.h"
 
 #include "core/base/error.h"
 #include "core/checks/check_support.h"
-#include "core/checks/worst_head.h"
+#include "core/checks/properties/worst_head.h"
 
 namespace attnlab {
 

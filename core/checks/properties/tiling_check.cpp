@@ -3,7 +3,7 @@
 // every divisor b of n and one ragged size. Exact in rational arithmetic; in floating point the
 // difference is rounding and is reported as such. In float modes the tiled side is the fused CPU
 // kernel with key blocks of b (what long sequences run on), the reference the dense path.
-#include "core/checks/tiling_check.h"
+#include "core/checks/properties/tiling_check.h"
 
 #include "core/checks/check_support.h"
 

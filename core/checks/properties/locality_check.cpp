@@ -1,8 +1,8 @@
 // locality: the measured dependency map D[s][t] against the radius the layers' masks imply (their
 // reachability) or a claimed one; reports the measured radius and both maps.
-#include "core/checks/locality_check.h"
+#include "core/checks/properties/locality_check.h"
 
-#include "core/checks/dependency_measurement.h"
+#include "core/checks/properties/dependency_measurement.h"
 
 namespace attnlab {
 

@@ -2,7 +2,7 @@
 // readout Σ_i f(X)[i]. Checked on the scenario's σ plus seeded samples (all σ when n! is within
 // the budget); a failure is shrunk to the fewest tokens, a single transposition and the first
 // differing entry.
-#include "core/checks/equivariance_check.h"
+#include "core/checks/properties/equivariance_check.h"
 
 #include "core/base/error.h"
 #include "core/base/parallel.h"

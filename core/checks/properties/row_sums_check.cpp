@@ -1,9 +1,9 @@
 // row-sums: the weights of softmax and softmax_like rows sum to 1 (all-masked rows are 0 by
 // design), in every head of every such layer.
-#include "core/checks/row_sums_check.h"
+#include "core/checks/properties/row_sums_check.h"
 
 #include "core/checks/check_support.h"
-#include "core/checks/worst_head.h"
+#include "core/checks/properties/worst_head.h"
 
 #include <algorithm>
 

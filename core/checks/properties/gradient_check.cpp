@@ -2,7 +2,7 @@
 // scenario's precision) with central finite differences of ⟨f(X), δ⟩ computed in float64, and
 // tests ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ against the forward-mode JVP (exactly in exact mode, where finite
 // differences are skipped). Finite differences whose step crosses a ReLU kink are skipped.
-#include "core/checks/gradient_check.h"
+#include "core/checks/properties/gradient_check.h"
 
 #include "core/base/error.h"
 #include "core/base/precision_dispatch.h"

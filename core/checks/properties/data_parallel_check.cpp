@@ -5,7 +5,7 @@
 // whole batch's loss Σ_b ℓ_b, outputs and gradients: exact over the rationals because every
 // layer acts on each sequence by itself; in floating point the loss is summed in another order
 // and each half is a smaller batch, so the difference is rounding and is reported as such.
-#include "core/checks/data_parallel_check.h"
+#include "core/checks/properties/data_parallel_check.h"
 
 #include "core/checks/check_support.h"
 #include "core/model/backward.h"

@@ -1,9 +1,9 @@
 // logit-symmetry: S = Sᵀ in every layer and head, explained by whether Wq·Wkᵀ is symmetric and
 // by the positional bias.
-#include "core/checks/logit_symmetry_check.h"
+#include "core/checks/properties/logit_symmetry_check.h"
 
 #include "core/checks/check_support.h"
-#include "core/checks/worst_head.h"
+#include "core/checks/properties/worst_head.h"
 
 namespace attnlab {
 

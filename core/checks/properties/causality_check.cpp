@@ -1,9 +1,9 @@
 // causality by its definition (properties.md §3.4): every suffix of the tokens is perturbed at
 // once and no earlier output may move; when one moves, the per-token dependency map is measured
 // to name the witness pair. Blocked entries must carry weight exactly 0.
-#include "core/checks/causality_check.h"
+#include "core/checks/properties/causality_check.h"
 
-#include "core/checks/dependency_measurement.h"
+#include "core/checks/properties/dependency_measurement.h"
 
 namespace attnlab {
 

@@ -1,5 +1,5 @@
 // The non-template parts of measuring dependencies: key masks, their bound, maps as JSON.
-#include "core/checks/dependency_measurement.h"
+#include "core/checks/properties/dependency_measurement.h"
 
 namespace attnlab {
 

@@ -3,7 +3,7 @@
 // gives the same result as inside the batch. The batched evaluation stacks the rows of every
 // sequence for the token-wise products, as a batched kernel does, so in floating point its
 // reduction order may depend on the batch: such differences are reported as rounding.
-#include "core/checks/batch_invariance_check.h"
+#include "core/checks/properties/batch_invariance_check.h"
 
 #include "core/checks/check_support.h"
 

@@ -4,7 +4,7 @@
 // every mask is all-true on the n tokens, whatever its spelling (all, window(n-1), prefix(n),
 // not none); a mask that blocks an entry is no longer "no mask", and the check shows where that
 // changes the result.
-#include "core/checks/all_true_mask_check.h"
+#include "core/checks/properties/all_true_mask_check.h"
 
 #include "core/checks/check_support.h"
 #include "core/model/backward.h"

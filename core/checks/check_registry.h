@@ -1,0 +1,29 @@
+// The registry of every property check (cli.md's property table): finding one by name, parsing
+// `--property NAME:key=value,...`, and running a scenario's checks in order.
+#pragma once
+
+#include "core/checks/property_check.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+/// Every property check, in cli.md's order.
+const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks();
+/// The check called `name`, or nullptr.
+const PropertyCheck* findPropertyCheck(const std::string& name);
+
+/// Runs the scenario's own checks (or `names` when non-empty, each "name" or
+/// "name:key=value,...") and returns the reports in order. Throws InputError for unknown names.
+std::vector<PropertyReport> runChecks(const Scenario& scenario,
+                                      const std::vector<CheckSpec>& checks, std::uint64_t seed,
+                                      const std::function<bool()>& cancelled = {});
+
+/// Parses "name" or "name:key=value,key=value" (values are JSON, or strings when not JSON).
+CheckSpec parseCheckArgument(const std::string& text);
+
+} // namespace attnlab
