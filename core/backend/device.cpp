@@ -2,22 +2,21 @@
 // CPU device computes.
 #include "core/backend/device.h"
 
+#include "core/base/enum_names.h"
+
 #include <stdexcept>
 
 namespace attnlab {
 
+namespace {
+constexpr EnumName<DeviceKind> kDeviceKindNames[] = {{DeviceKind::Cpu, "cpu"},
+                                                     {DeviceKind::Gpu, "gpu"},
+                                                     {DeviceKind::Accelerator, "accelerator"},
+                                                     {DeviceKind::Other, "other"}};
+} // namespace
+
 std::string deviceKindName(DeviceKind kind) {
-    switch (kind) {
-    case DeviceKind::Cpu:
-        return "cpu";
-    case DeviceKind::Gpu:
-        return "gpu";
-    case DeviceKind::Accelerator:
-        return "accelerator";
-    case DeviceKind::Other:
-        return "other";
-    }
-    return "?";
+    return std::string(nameOf<DeviceKind>(kDeviceKindNames, kind));
 }
 
 std::string DeviceInfo::selector() const {

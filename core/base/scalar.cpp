@@ -1,6 +1,7 @@
 // Rational parsing, printing and rounding to double, and the refusals of exact mode.
 #include "core/base/scalar.h"
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 
 #include <charconv>
@@ -12,22 +13,17 @@
 
 namespace attnlab {
 
+namespace {
+constexpr EnumName<Precision> kPrecisionNames[] = {
+    {Precision::Float32, "float32"}, {Precision::Float64, "float64"}, {Precision::Exact, "exact"}};
+} // namespace
+
 std::string_view precisionName(Precision p) {
-    switch (p) {
-    case Precision::Float32:
-        return "float32";
-    case Precision::Float64:
-        return "float64";
-    case Precision::Exact:
-        return "exact";
-    }
-    return "?";
+    return nameOf<Precision>(kPrecisionNames, p);
 }
 
 Precision parsePrecision(std::string_view text) {
-    if (text == "float32") return Precision::Float32;
-    if (text == "float64") return Precision::Float64;
-    if (text == "exact") return Precision::Exact;
+    if (const auto p = valueOf<Precision>(kPrecisionNames, text)) return *p;
     throw InputError("unknown precision '" + std::string(text) +
                      "' (expected float32, float64 or exact)");
 }

@@ -1,24 +1,22 @@
 // Names of backend choices and their parsing (`--backend`).
 #include "core/spec/backend_choice.h"
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 
 #include <charconv>
 
 namespace attnlab {
 
+namespace {
+constexpr EnumName<BackendKind> kBackendKindNames[] = {{BackendKind::Auto, "auto"},
+                                                       {BackendKind::Cpu, "cpu"},
+                                                       {BackendKind::OpenCl, "opencl"},
+                                                       {BackendKind::Cuda, "cuda"}};
+} // namespace
+
 std::string backendKindName(BackendKind kind) {
-    switch (kind) {
-    case BackendKind::Auto:
-        return "auto";
-    case BackendKind::Cpu:
-        return "cpu";
-    case BackendKind::OpenCl:
-        return "opencl";
-    case BackendKind::Cuda:
-        return "cuda";
-    }
-    return "?";
+    return std::string(nameOf<BackendKind>(kBackendKindNames, kind));
 }
 
 std::string backendChoiceName(BackendChoice choice) {
@@ -29,18 +27,16 @@ std::string backendChoiceName(BackendChoice choice) {
 BackendChoice parseBackendChoice(std::string_view text) {
     const auto colon = text.find(':');
     const std::string_view kindText = text.substr(0, colon);
-    for (BackendKind kind :
-         {BackendKind::Auto, BackendKind::Cpu, BackendKind::OpenCl, BackendKind::Cuda}) {
-        if (kindText != backendKindName(kind)) continue;
-        if (colon == std::string_view::npos) return kind;
+    if (const auto kind = valueOf<BackendKind>(kBackendKindNames, kindText)) {
+        if (colon == std::string_view::npos) return *kind;
         const std::string_view index = text.substr(colon + 1);
         int device = -1;
         const auto [end, error] =
             std::from_chars(index.data(), index.data() + index.size(), device);
         const bool digitsOnly = !index.empty() && index.front() != '-' && index.front() != '+';
-        if (kind != BackendKind::Auto && digitsOnly && error == std::errc() &&
+        if (*kind != BackendKind::Auto && digitsOnly && error == std::errc() &&
             end == index.data() + index.size())
-            return {kind, device};
+            return {*kind, device};
     }
     throw InputError("backend: '" + std::string(text) +
                      "' is not auto, cpu, opencl or cuda, nor one of the last three with "
