@@ -1,6 +1,8 @@
 // What the explorer asks of the core instead of computing it itself: whether an edit can be
 // computed, the exact numbers its editors show, table edits, views pooled to a plot's pixels,
-// the colour maps and the RoPE base rule.
+// the colour maps, the RoPE base rule and the dependency maps of a report.
+#include "core/checks/check_registry.h"
+#include "core/explore/dependency_maps.h"
 #include "core/explore/display_pooling.h"
 #include "core/explore/editable_values.h"
 #include "core/explore/explorer_input.h"
@@ -115,6 +117,34 @@ private slots:
         QVERIFY(isValidRopeBase(1.5));
         QVERIFY(!isValidRopeBase(1));
         QVERIFY(!isValidRopeBase(std::nan("")));
+    }
+
+    void dependencyMapsAreReadFromALocalityReport() {
+        // builtin:sliding-window's masks allow a window of radius 1 on its tokens.
+        const Scenario s = loadScenario("builtin:sliding-window");
+        const auto reports = runChecks(s, {parseCheckArgument("locality")}, 0);
+        const auto maps = dependencyMaps(reports.front());
+        QVERIFY(maps.has_value());
+        QCOMPARE(maps->measured.values.rows(), Eigen::Index(s.n()));
+        QCOMPARE(maps->measured.values.cols(), Eigen::Index(s.n()));
+        QCOMPARE(maps->bound.values.rows(), Eigen::Index(s.n()));
+        // Every row depends on its own token; nothing is measured outside the bound.
+        for (int i = 0; i < s.n(); ++i)
+            QCOMPARE(maps->measured.values(i, i), 1.0);
+        QVERIFY(
+            ((maps->measured.values.array() > 0) && (maps->bound.values.array() == 0)).count() ==
+            0);
+    }
+
+    void reportsWithoutMapsOrWithMalformedOnesDrawNothing() {
+        PropertyReport r;
+        QVERIFY(!dependencyMaps(r).has_value());
+        r.details["dependency_map"] = {{1, 0}, {1}};
+        const auto ragged = dependencyMaps(r);
+        QVERIFY(ragged.has_value());
+        QCOMPARE(ragged->measured.values.size(), Eigen::Index(0));
+        r.details["dependency_map"] = {{true, false}, {false, true}};
+        QCOMPARE(dependencyMaps(r)->measured.values, Eigen::MatrixXd::Identity(2, 2));
     }
 };
 

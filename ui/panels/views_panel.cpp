@@ -3,6 +3,8 @@
 
 #include "ui/views/heatmap_view.h"
 
+#include "core/explore/dependency_maps.h"
+
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -20,25 +22,6 @@ namespace attnlab::ui {
 namespace {
 
 const char* const kRowNames[] = {"scores S", "weights A", "output"};
-
-/// A report's 0/1 rows (details.dependency_map, details.bound_map) as a matrix; anything else
-/// (a report of another shape) gives an empty matrix rather than a wrong picture.
-ViewMatrix boolRowsView(const nlohmann::json& rows) {
-    ViewMatrix v;
-    if (!rows.is_array() || rows.empty() || !rows[0].is_array()) return v;
-    const std::size_t cols = rows[0].size();
-    v.values.resize(Eigen::Index(rows.size()), Eigen::Index(cols));
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (!rows[i].is_array() || rows[i].size() != cols) return {};
-        for (std::size_t j = 0; j < cols; ++j) {
-            const nlohmann::json& e = rows[i][j];
-            if (!e.is_number() && !e.is_boolean()) return {};
-            v.values(Eigen::Index(i), Eigen::Index(j)) =
-                e.is_boolean() ? double(e.get<bool>()) : e.get<double>();
-        }
-    }
-    return v;
-}
 
 } // namespace
 
@@ -228,7 +211,8 @@ void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells) {
 }
 
 void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
-    if (!report || !report->details.contains("dependency_map")) {
+    const auto maps = report ? dependencyMaps(*report) : std::nullopt;
+    if (!maps) {
         dependency_->setMatrix({}, "run the locality check to measure dependencies");
         bound_->setMatrix({});
         dependencySummary_->setText("The locality check perturbs each input token and records "
@@ -236,8 +220,8 @@ void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
                                     "does the map a failing causality check measures).");
         return;
     }
-    dependency_->setMatrix(boolRowsView(report->details["dependency_map"]));
-    bound_->setMatrix(boolRowsView(report->details.value("bound_map", nlohmann::json())));
+    dependency_->setMatrix(maps->measured);
+    bound_->setMatrix(maps->bound);
     dependencySummary_->setText(QString::fromStdString(report->explanation));
 }
 

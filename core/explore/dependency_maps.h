@@ -1,0 +1,21 @@
+// The dependency maps a locality or causality report carries (details.dependency_map, the
+// measured one, and details.bound_map, the one the masks imply) as matrices a view draws.
+#pragma once
+
+#include "core/checks/property_report.h"
+#include "core/explore/side_by_side.h"
+
+#include <optional>
+
+namespace attnlab {
+
+struct DependencyMaps {
+    ViewMatrix measured; // 1 where output row s moved when input token t was perturbed
+    ViewMatrix bound;    // 1 where the masks let row s depend on token t; empty when absent
+};
+
+/// The report's maps; nullopt when it carries no measured map. A map that is not a rectangle
+/// of 0/1 (or booleans) reads as an empty matrix rather than a wrong picture.
+std::optional<DependencyMaps> dependencyMaps(const PropertyReport& report);
+
+} // namespace attnlab
