@@ -36,14 +36,6 @@ std::string checkUsage() {
     return out.str();
 }
 
-namespace {
-
-std::string valueText(const nlohmann::json& v) {
-    return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-} // namespace
-
 int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const Arguments a(args, {"--json"}, {"--property", "--samples", "--seed", "--backend"});
     if (a.help()) {
@@ -95,8 +87,8 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
                                               : "n/a   ")
             << r.name;
         if (r.verdict != Verdict::NotApplicable)
-            out << "  (max deviation " << valueText(r.maxDeviation) << ", tolerance "
-                << valueText(r.tolerance) << ")";
+            out << "  (max deviation " << r.maxDeviation.text() << ", tolerance "
+                << r.tolerance.text() << ")";
         out << "\n      " << r.explanation << "\n";
         if (r.witness) out << "      witness: " << r.witness->json().dump() << "\n";
         if (r.shrunkWitness) out << "      shrunk:  " << r.shrunkWitness->json().dump() << "\n";

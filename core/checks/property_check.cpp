@@ -14,8 +14,6 @@ PropertyReport notApplicableReport(const std::string& name, const std::string& w
     PropertyReport r;
     r.name = name;
     r.verdict = Verdict::NotApplicable;
-    r.maxDeviation = nullptr;
-    r.tolerance = nullptr;
     r.explanation = why;
     return r;
 }

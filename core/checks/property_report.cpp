@@ -22,15 +22,15 @@ nlohmann::json reportJson(const PropertyReport& r) {
                                       : nlohmann::json(r.verdict == Verdict::Holds)},
                         {"verdict", verdictName(r.verdict)},
                         {"exact", r.exact},
-                        {"max_deviation", r.maxDeviation},
-                        {"tolerance", r.tolerance},
+                        {"max_deviation", r.maxDeviation.json()},
+                        {"tolerance", r.tolerance.json()},
                         {"tolerance_rule", r.toleranceRule},
                         {"checked", r.checked},
                         {"witness", r.witness ? r.witness->json() : nlohmann::json()},
                         {"explanation", r.explanation}};
     if (r.shrunkWitness) j["shrunk_witness"] = r.shrunkWitness->json();
     if (!r.details.empty()) j["details"] = r.details;
-    if (!r.difference.is_null()) j["difference"] = r.difference;
+    if (r.difference) j["difference"] = r.difference->json();
     return j;
 }
 

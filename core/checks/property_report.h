@@ -2,6 +2,8 @@
 // tolerance and why, what was checked, the typed witness (and its shrunk form) and the cause.
 #pragma once
 
+#include "core/checks/order_difference.h"
+#include "core/checks/report_number.h"
 #include "core/checks/witness.h"
 
 #include <nlohmann/json.hpp>
@@ -17,17 +19,15 @@ struct PropertyReport {
     std::string name;
     Verdict verdict = Verdict::NotApplicable;
     bool exact = false;
-    nlohmann::json maxDeviation = 0;                   // "p/q" in exact mode, a number otherwise
-    nlohmann::json tolerance = 0;                      // likewise
+    ReportNumber maxDeviation;                         // none when not applicable
+    ReportNumber tolerance;                            // likewise
     std::string toleranceRule;                         // how the tolerance was derived
     nlohmann::json checked = nlohmann::json::object(); // what and how much was checked
     std::optional<Witness> witness;                    // none when the property holds
     std::optional<Witness> shrunkWitness; // the smallest failing form, when shrinking applies
     nlohmann::json details = nlohmann::json::object(); // e.g. dependency maps
-    /// For checks comparing two evaluations that differ only in the order of their sums:
-    /// {"kind": "none" | "rounding" | "beyond rounding", "ulps": k at the largest
-    /// difference (float modes, when within the tolerance)}.
-    nlohmann::json difference;
+    /// For checks comparing two evaluations that differ only in the order of their sums.
+    std::optional<OrderDifference> difference;
     std::string explanation;
 };
 

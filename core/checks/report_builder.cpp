@@ -10,8 +10,8 @@ std::string joinedCauses(const std::vector<std::string>& parts) {
     return text;
 }
 
-ReportBuilder& ReportBuilder::settleOn(bool exact, nlohmann::json deviation,
-                                       nlohmann::json tolerance, std::string rule, bool fails) {
+ReportBuilder& ReportBuilder::settleOn(bool exact, ReportNumber deviation, ReportNumber tolerance,
+                                       std::string rule, bool fails) {
     report_.exact = exact;
     report_.maxDeviation = std::move(deviation);
     report_.tolerance = std::move(tolerance);

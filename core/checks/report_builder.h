@@ -16,15 +16,15 @@ template <class T>
 void settle(PropertyReport& report, const Deviation<T>& d, long depth) {
     const T tol = tolerance<T>(d.magnitude, depth);
     report.exact = ScalarOps<T>::exact;
-    report.maxDeviation = scalarJson<T>(d.largest);
-    report.tolerance = scalarJson<T>(tol);
+    report.maxDeviation = ReportNumber::of(d.largest);
+    report.tolerance = ReportNumber::of(tol);
     report.toleranceRule = toleranceRule<T>(depth);
     report.verdict = d.largest > tol ? Verdict::Fails : Verdict::Holds;
 }
 
 /// settle() for two evaluations that are equal in exact arithmetic and differ only in the order
 /// of their sums (a split into parts, a batch): also labels the difference in
-/// `report.difference` ("none", "rounding" within the tolerance, "beyond rounding") with, in
+/// `report.difference` (none, rounding within the tolerance, beyond rounding) with, in
 /// float modes, how many ulps apart the values with the largest difference are, and returns a
 /// sentence saying so for the explanation; `order` names what changes the order (e.g. "the
 /// all-reduce over 2 parts").
@@ -32,20 +32,22 @@ template <class T>
 std::string settleOrderOnly(PropertyReport& report, const Deviation<T>& d, long depth,
                             const std::string& order) {
     settle(report, d, depth);
-    const char* kind = d.largest == T(0)                  ? "none"
-                       : report.verdict == Verdict::Holds ? "rounding"
-                                                          : "beyond rounding";
-    report.difference = {{"kind", kind}};
-    if (!report.exact && report.verdict == Verdict::Holds) report.difference["ulps"] = d.ulps;
+    using Kind = OrderDifference::Kind;
+    OrderDifference& difference = report.difference.emplace();
+    difference.kind = d.largest == T(0)                  ? Kind::None
+                      : report.verdict == Verdict::Holds ? Kind::Rounding
+                                                         : Kind::BeyondRounding;
+    if (!report.exact && report.verdict == Verdict::Holds) difference.ulps = d.ulps;
     if (d.largest == T(0)) return report.exact ? "equal exactly" : "bit-for-bit equal (0 ulps)";
-    const std::string sizes =
-        report.maxDeviation.dump() + (report.exact ? "" : ", " + std::to_string(d.ulps) + " ulps");
+    // The sentence quotes the numbers as JSON writes them ("p/q" with its quotes).
+    const std::string sizes = report.maxDeviation.json().dump() +
+                              (report.exact ? "" : ", " + std::to_string(d.ulps) + " ulps");
     if (report.verdict == Verdict::Holds)
         return "equal up to rounding (largest difference " + sizes + ", within the tolerance " +
-               report.tolerance.dump() + "): " + order +
+               report.tolerance.json().dump() + "): " + order +
                " changes the order of the sums; this is rounding, not an error";
     return "different by more than rounding (largest difference " + sizes + ", tolerance " +
-           report.tolerance.dump() + ")";
+           report.tolerance.json().dump() + ")";
 }
 
 /// `parts` joined by "; " (the causes an explanation lists).
@@ -69,7 +71,7 @@ public:
     }
     /// Settles on a deviation and tolerance the check derives itself (e.g. relative errors):
     /// exactness, both as report values, the rule in words, and whether it fails.
-    ReportBuilder& settleOn(bool exact, nlohmann::json deviation, nlohmann::json tolerance,
+    ReportBuilder& settleOn(bool exact, ReportNumber deviation, ReportNumber tolerance,
                             std::string rule, bool fails);
     /// Appends to the tolerance rule (e.g. which magnitude it scales with).
     ReportBuilder& extendToleranceRule(const std::string& more);

@@ -5,14 +5,6 @@
 
 namespace attnlab {
 
-namespace {
-
-std::string valueText(const nlohmann::json& v) {
-    return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-} // namespace
-
 nlohmann::json checkReportJson(Precision precision, const nlohmann::json& ran,
                                const std::vector<PropertyReport>& reports) {
     nlohmann::json list = nlohmann::json::array();
@@ -33,8 +25,8 @@ std::string checkReportMarkdown(const std::string& scenarioName, Precision preci
         << "Precision " << precisionName(precision) << ", backend " << backend << ".\n\n"
         << "| property | verdict | max deviation | tolerance |\n|---|---|---|---|\n";
     for (const PropertyReport& r : reports)
-        out << "| " << r.name << " | " << verdictName(r.verdict) << " | "
-            << valueText(r.maxDeviation) << " | " << valueText(r.tolerance) << " |\n";
+        out << "| " << r.name << " | " << verdictName(r.verdict) << " | " << r.maxDeviation.text()
+            << " | " << r.tolerance.text() << " |\n";
     for (const PropertyReport& r : reports) {
         out << "\n## " << r.name << " — " << verdictName(r.verdict) << "\n\n"
             << r.explanation << "\n";

@@ -33,8 +33,8 @@ private slots:
             checkPreset("positional-counterexample", "permutation-equivariance");
         QCOMPARE(r.verdict, Verdict::Fails);
         QVERIFY(r.exact);
-        QCOMPARE(r.maxDeviation, json("5/9")); // |1 - 14/9| in row 0, column 0
-        QCOMPARE(r.tolerance, json("0"));
+        QCOMPARE(r.maxDeviation.json(), json("5/9")); // |1 - 14/9| in row 0, column 0
+        QCOMPARE(r.tolerance.json(), json("0"));
         QCOMPARE(r.witness->json()["permutation"], json({1, 0}));
         QCOMPARE(r.witness->json()["row"], json(0));
         QCOMPARE(r.witness->json()["column"], json(0));
@@ -52,7 +52,7 @@ private slots:
         const PropertyReport fails =
             checkPreset("positional-counterexample", "permutation-invariance");
         QCOMPARE(fails.verdict, Verdict::Fails);
-        QCOMPARE(fails.maxDeviation, json("5/9"));
+        QCOMPARE(fails.maxDeviation.json(), json("5/9"));
         QCOMPARE(fails.witness->json()["row"], json("pooled"));
         QCOMPARE(checkPreset("equivariant-block", "permutation-invariance").verdict,
                  Verdict::Holds);
@@ -61,7 +61,7 @@ private slots:
     void equivarianceHoldsExactlyWithoutPositions() {
         const PropertyReport r = checkPreset("equivariant-block", "permutation-equivariance");
         QCOMPARE(r.verdict, Verdict::Holds);
-        QCOMPARE(r.maxDeviation, json("0"));
+        QCOMPARE(r.maxDeviation.json(), json("0"));
         QCOMPARE(r.checked["exhaustive"], json(true)); // 4! = 24 <= 32
         QCOMPARE(r.checked["permutations"], json(24)); // the scenario's σ + 23 non-identity σ
         QVERIFY(!r.witness);
@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(r.details["measured_radius"], json(radius)); // attained, never more
         QCOMPARE(r.details["bound_radius"], json(radius));
         QCOMPARE(r.details["bound_attained"], json(true));
-        QCOMPARE(r.maxDeviation, json("0"));
+        QCOMPARE(r.maxDeviation.json(), json("0"));
     }
 
     void localityClaimTooSmallFailsWithAWitnessTwoApart() {
@@ -125,7 +125,7 @@ private slots:
         QCOMPARE(r.verdict, Verdict::Fails);
         QCOMPARE(r.witness->json()["distance"], json(2));
         QCOMPARE(r.shrunkWitness->json()["distance"], json(2));
-        QVERIFY(r.maxDeviation != json("0"));
+        QVERIFY(r.maxDeviation.json() != json("0"));
     }
 
     void oneWindowLayerHasRadiusR() {
@@ -223,7 +223,7 @@ private slots:
     void logitSymmetry() {
         const PropertyReport holds = checkPreset("positional-counterexample", "logit-symmetry");
         QCOMPARE(holds.verdict, Verdict::Holds);
-        QCOMPARE(holds.maxDeviation, json("0"));
+        QCOMPARE(holds.maxDeviation.json(), json("0"));
         const PropertyReport random = checkPreset("equivariant-block", "logit-symmetry");
         QCOMPARE(random.verdict, Verdict::Fails);
         QVERIFY(QString::fromStdString(random.explanation).contains("Wq·Wkᵀ is not symmetric"));
@@ -242,9 +242,9 @@ private slots:
         // window(4) and not(none) on five tokens allow every entry.
         const PropertyReport r = checkPreset("mask-as-wide-as-the-sequence", "all-true-mask");
         QCOMPARE(r.verdict, Verdict::Holds);
-        QCOMPARE(r.maxDeviation, json("0"));
-        QCOMPARE(r.tolerance, json("0"));
-        QCOMPARE(r.difference["kind"], json("none"));
+        QCOMPARE(r.maxDeviation.json(), json("0"));
+        QCOMPARE(r.tolerance.json(), json("0"));
+        QCOMPARE(r.difference.value().json()["kind"], json("none"));
         QCOMPARE(r.details["output_deviation"], json("0"));
         QCOMPARE(r.details["gradient_deviation"], json("0"));
         QCOMPARE(r.details["masks"].size(), std::size_t(2));
@@ -266,9 +266,9 @@ private slots:
             s.precision = Precision(precision);
             const PropertyReport r = check(s, "all-true-mask");
             QVERIFY2(r.verdict == Verdict::Holds, preset);
-            QVERIFY(r.maxDeviation.get<double>() <= r.tolerance.get<double>());
-            QVERIFY(r.difference["kind"] ==
-                    json(r.maxDeviation.get<double>() == 0 ? "none" : "rounding"));
+            QVERIFY(r.maxDeviation.toDouble() <= r.tolerance.toDouble());
+            QVERIFY(r.difference.value().json()["kind"] ==
+                    json(r.maxDeviation.toDouble() == 0 ? "none" : "rounding"));
         }
     }
 
@@ -287,26 +287,26 @@ private slots:
         QCOMPARE(r.details["masks"][0]["blocked"], json(2));
         QCOMPARE(r.details["masks"][0]["first_blocked"], json({{"query", 0}, {"key", 2}}));
         QVERIFY(QString::fromStdString(r.explanation).contains("window(1) is not all-true"));
-        QCOMPARE(r.difference["kind"], json("beyond rounding"));
+        QCOMPARE(r.difference.value().json()["kind"], json("beyond rounding"));
         // Radius 2 covers the three tokens: the same model then holds exactly.
         Scenario wide = loadScenario("builtin:mask-almost-all-true");
         wide.model.layers[0].mask = MaskSpec::window(2);
         const PropertyReport holds = check(wide, "all-true-mask");
         QCOMPARE(holds.verdict, Verdict::Holds);
-        QCOMPARE(holds.maxDeviation, json("0"));
+        QCOMPARE(holds.maxDeviation.json(), json("0"));
     }
 
     void tilingExactAndRounding() {
         const PropertyReport exact = checkPreset("sliding-window", "tiling");
         QCOMPARE(exact.verdict, Verdict::Holds);
-        QCOMPARE(exact.maxDeviation, json("0"));
+        QCOMPARE(exact.maxDeviation.json(), json("0"));
         QCOMPARE(exact.checked["tile_sizes"], json({1, 2, 4, 8, 3}));
         const PropertyReport f32 = checkPreset("flash-tiling-float32", "tiling");
         QCOMPARE(f32.verdict, Verdict::Holds);
-        QVERIFY(f32.maxDeviation.get<double>() < f32.tolerance.get<double>());
+        QVERIFY(f32.maxDeviation.toDouble() < f32.tolerance.toDouble());
         QVERIFY(QString::fromStdString(f32.toleranceRule).contains("float32"));
-        QCOMPARE(f32.difference["kind"],
-                 json(f32.maxDeviation.get<double>() == 0 ? "none" : "rounding"));
+        QCOMPARE(f32.difference.value().json()["kind"],
+                 json(f32.maxDeviation.toDouble() == 0 ? "none" : "rounding"));
         QCOMPARE(checkPreset("ssm-decay", "tiling").verdict, Verdict::NotApplicable);
     }
 
@@ -314,7 +314,7 @@ private slots:
         for (const char* preset : {"ssm-decay", "ssm-causal-chunked", "ssm-bidirectional"}) {
             const PropertyReport r = checkPreset(preset, "chunkwise");
             QCOMPARE(r.verdict, Verdict::Holds);
-            QCOMPARE(r.maxDeviation, json("0"));
+            QCOMPARE(r.maxDeviation.json(), json("0"));
         }
     }
 

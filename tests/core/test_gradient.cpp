@@ -343,10 +343,10 @@ void TestGradient::checkHolds() {
     QVERIFY(!r.witness);
     QCOMPARE(r.checked["samples"].get<int>(), 3);
     if (scenario.precision == Precision::Exact) {
-        QCOMPARE(r.maxDeviation.get<std::string>(), std::string("0"));
+        QCOMPARE(r.maxDeviation.json().get<std::string>(), std::string("0"));
         QVERIFY(r.checked["finite_differences"].is_string());
     } else {
-        QVERIFY(r.maxDeviation.get<double>() <= r.tolerance.get<double>());
+        QVERIFY(r.maxDeviation.toDouble() <= r.tolerance.toDouble());
         QVERIFY(r.checked["finite_differences"]["compared"].get<long>() > 0);
         QCOMPARE(r.checked["finite_differences"]["skipped_at_relu_kinks"].get<long>(), 0L);
     }
@@ -363,7 +363,7 @@ void TestGradient::checkFailsForWrongVjp() {
         }));
     PropertyReport r = runCheck(*scaled, s);
     QCOMPARE(r.verdict, Verdict::Fails);
-    QVERIFY(r.maxDeviation.get<double>() > 5e-3);
+    QVERIFY(r.maxDeviation.toDouble() > 5e-3);
     QVERIFY(r.witness->json().contains("sample"));
     QVERIFY(!r.explanation.empty());
 
@@ -387,7 +387,7 @@ void TestGradient::checkFailsForWrongVjp() {
     r = runCheck(*scaled, scenarioOf(exactSpec, Precision::Exact, 3, 2));
     QCOMPARE(r.verdict, Verdict::Fails);
     QVERIFY(r.witness->json().contains("jvp_dot"));
-    QVERIFY(r.maxDeviation.get<std::string>() != "0");
+    QVERIFY(r.maxDeviation.json().get<std::string>() != "0");
     QCOMPARE(runCheck(*makeGradientCheck(), scenarioOf(exactSpec, Precision::Exact, 3, 2)).verdict,
              Verdict::Holds);
 

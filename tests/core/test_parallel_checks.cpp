@@ -38,9 +38,9 @@ private slots:
             const PropertyReport r = check(s, name);
             QVERIFY2(r.verdict == Verdict::Holds, name);
             QVERIFY(r.exact);
-            QCOMPARE(r.maxDeviation, json("0"));
-            QCOMPARE(r.tolerance, json("0"));
-            QCOMPARE(r.difference, json({{"kind", "none"}}));
+            QCOMPARE(r.maxDeviation.json(), json("0"));
+            QCOMPARE(r.tolerance.json(), json("0"));
+            QCOMPARE(r.difference.value().json(), json({{"kind", "none"}}));
             QVERIFY(!r.witness);
             QCOMPARE(r.checked["sequences"], json(3));
             QCOMPARE(r.checked["lengths"], json({4, 3, 5}));
@@ -75,7 +75,7 @@ private slots:
         const PropertyReport r =
             check(preset("batch-of-sequences"), "tensor-parallel", {{"parts", parts}});
         QCOMPARE(r.verdict, Verdict::Holds);
-        QCOMPARE(r.maxDeviation, json("0"));
+        QCOMPARE(r.maxDeviation.json(), json("0"));
         QCOMPARE(r.checked["parts"], json(parts));
         const json& layer0 = r.details["per_layer"][0];
         QCOMPARE(layer0["heads_per_part"].is_null(), !wholeHeads);
@@ -110,15 +110,15 @@ private slots:
             const PropertyReport r = check(s, name);
             QVERIFY2(r.verdict == Verdict::Holds, name);
             QVERIFY(!r.exact);
-            const double deviation = r.maxDeviation.get<double>();
-            QVERIFY(deviation <= r.tolerance.get<double>());
+            const double deviation = r.maxDeviation.toDouble();
+            QVERIFY(deviation <= r.tolerance.toDouble());
             const QString why = QString::fromStdString(r.explanation);
             if (deviation == 0) {
-                QCOMPARE(r.difference, json({{"kind", "none"}, {"ulps", 0}}));
+                QCOMPARE(r.difference.value().json(), json({{"kind", "none"}, {"ulps", 0}}));
                 QVERIFY(why.contains("bit-for-bit equal (0 ulps)"));
             } else {
-                QCOMPARE(r.difference["kind"], json("rounding"));
-                QVERIFY(r.difference["ulps"].get<long>() >= 1);
+                QCOMPARE(r.difference.value().json()["kind"], json("rounding"));
+                QVERIFY(r.difference.value().json()["ulps"].get<long>() >= 1);
                 QVERIFY2(why.contains("this is rounding, not an error"), r.explanation.c_str());
             }
         }
@@ -135,11 +135,11 @@ private slots:
         const PropertyReport r =
             check(preset("parallel-float32"), "tensor-parallel", {{"parts", parts}});
         QCOMPARE(r.verdict, Verdict::Holds);
-        QVERIFY(r.maxDeviation.get<double>() > 0);
-        QVERIFY(r.maxDeviation.get<double>() < 1e-5);
-        QVERIFY(r.maxDeviation.get<double>() <= r.tolerance.get<double>());
-        QCOMPARE(r.difference["kind"], json("rounding"));
-        QVERIFY(r.difference["ulps"].get<long>() >= 1);
+        QVERIFY(r.maxDeviation.toDouble() > 0);
+        QVERIFY(r.maxDeviation.toDouble() < 1e-5);
+        QVERIFY(r.maxDeviation.toDouble() <= r.tolerance.toDouble());
+        QCOMPARE(r.difference.value().json()["kind"], json("rounding"));
+        QVERIFY(r.difference.value().json()["ulps"].get<long>() >= 1);
         QVERIFY(QString::fromStdString(r.explanation).contains("Wo's partial products"));
         QVERIFY(QString::fromStdString(r.toleranceRule).contains("float32"));
     }
@@ -166,26 +166,26 @@ private slots:
         d.magnitude = 1;
         PropertyReport none;
         QCOMPARE(settleOrderOnly(none, d, depth, "x"), std::string("bit-for-bit equal (0 ulps)"));
-        QCOMPARE(none.difference["kind"], json("none"));
+        QCOMPARE(none.difference.value().json()["kind"], json("none"));
         d.largest = std::numeric_limits<float>::epsilon();
         d.ulps = 1;
         PropertyReport rounding;
         const std::string text = settleOrderOnly(rounding, d, depth, "the split");
         QCOMPARE(rounding.verdict, Verdict::Holds);
-        QCOMPARE(rounding.difference, json({{"kind", "rounding"}, {"ulps", 1}}));
+        QCOMPARE(rounding.difference.value().json(), json({{"kind", "rounding"}, {"ulps", 1}}));
         QVERIFY(text.find("the split changes the order of the sums") != std::string::npos);
         d.largest = 1e-2f;
         PropertyReport beyond;
         QVERIFY(settleOrderOnly(beyond, d, depth, "the split").starts_with("different by more"));
         QCOMPARE(beyond.verdict, Verdict::Fails);
-        QCOMPARE(beyond.difference, json({{"kind", "beyond rounding"}}));
+        QCOMPARE(beyond.difference.value().json(), json({{"kind", "beyond rounding"}}));
         Deviation<Rational> exact;
         exact.row = exact.col = 0;
         exact.largest = Rational(1, 3);
         PropertyReport exactReport;
         settleOrderOnly(exactReport, exact, depth, "the split");
         QCOMPARE(exactReport.verdict, Verdict::Fails); // exact mode: any difference fails
-        QCOMPARE(exactReport.maxDeviation, json("1/3"));
+        QCOMPARE(exactReport.maxDeviation.json(), json("1/3"));
     }
 
     void ulpDistanceCountsAdjacentFloats() {

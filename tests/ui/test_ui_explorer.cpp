@@ -91,8 +91,8 @@ private slots:
             r.name = name;
             r.verdict = Verdict::Fails;
             r.exact = true;
-            r.maxDeviation = deviation;
-            r.tolerance = tolerance;
+            r.maxDeviation = parseRational(deviation);
+            r.tolerance = parseRational(tolerance);
             return r;
         };
         panel.setReport(0, report("permutation-equivariance", "5/9", "0"));

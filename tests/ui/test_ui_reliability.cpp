@@ -170,7 +170,7 @@ private slots:
         for (std::size_t i = 0; i < checks.size(); ++i) {
             QCOMPARE(panel[i].name, expected[i].name);
             QCOMPARE(panel[i].verdict, expected[i].verdict);
-            QCOMPARE(panel[i].maxDeviation.dump(), expected[i].maxDeviation.dump());
+            QCOMPARE(panel[i].maxDeviation.json().dump(), expected[i].maxDeviation.json().dump());
         }
     }
 };

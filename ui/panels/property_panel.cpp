@@ -1,7 +1,6 @@
 // Verdict list and details.
 #include "ui/panels/property_panel.h"
 
-#include "core/base/scalar.h"
 #include "core/checks/check_registry.h"
 
 #include <QCheckBox>
@@ -24,21 +23,16 @@ namespace {
 enum Col { Name, VerdictCol, Deviation, Tolerance, Mode };
 
 /// Exact values as given ("5/9"), float values to 4 significant digits.
-QString valueText(const nlohmann::json& v) {
-    if (v.is_number()) return QString::number(v.get<double>(), 'g', 4);
-    return QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+QString valueText(const attnlab::ReportNumber& v) {
+    if (v.isFloat()) return QString::number(v.toDouble(), 'g', 4);
+    return QString::fromStdString(v.text());
 }
 
 /// For the table: a fraction too long to read becomes "≈ decimal" (the details keep every digit).
-QString shortValueText(const nlohmann::json& v) {
+QString shortValueText(const attnlab::ReportNumber& v) {
     const QString full = valueText(v);
-    if (full.size() <= 14 || !v.is_string()) return full;
-    try {
-        return "≈ " + QString::number(
-                          attnlab::toDouble(attnlab::parseRational(v.get<std::string>())), 'g', 4);
-    } catch (const std::exception&) {
-        return full.left(12) + "…";
-    }
+    if (full.size() <= 14 || !v.isExact()) return full;
+    return "≈ " + QString::number(v.toDouble(), 'g', 4);
 }
 
 /// Blue for holds and orange for fails: distinguishable with every common colour-vision deficiency,

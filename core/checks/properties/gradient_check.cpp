@@ -324,7 +324,7 @@ std::optional<Witness> settleExactly(ReportBuilder& report, const Identity<T>& i
         .checked("finite_differences",
                  "skipped in exact mode: the identity <J u, delta> = <u, J^T delta> against the "
                  "forward-mode JVP is checked exactly instead")
-        .settleOn(true, scalarJson<T>(identity.worst), "0",
+        .settleOn(true, identity.worst, Rational(0),
                   "exact arithmetic: <J u, delta> must equal <u, J^T delta> exactly (relative "
                   "error 0)",
                   identity.worst != T(0));
