@@ -2,9 +2,9 @@
 // (cli.md). Without --n it runs the standard suite of issue 5; with --n one case.
 #include "arguments.h"
 #include "commands.h"
-#include "peak_probe.h"
 
 #include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/peak_probe.h"
 #include "core/backend/cpu/pooled_map.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"

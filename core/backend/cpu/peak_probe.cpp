@@ -1,6 +1,7 @@
 // FMA peak probe: 12 independent accumulators per thread hide the FMA latency on every
-// x86-64 core with two FMA pipes; with AVX2/FMA each is an 8-lane vector.
-#include "peak_probe.h"
+// x86-64 core with two FMA pipes; with AVX2/FMA each is an 8-lane vector. Built with the CPU
+// kernels' instruction set (ATTNLAB_ARCH), so it measures the peak they can reach.
+#include "core/backend/cpu/peak_probe.h"
 
 #include "core/base/parallel.h"
 
@@ -14,7 +15,7 @@
 
 #include <algorithm>
 
-namespace attnlab::cli {
+namespace attnlab {
 
 namespace {
 
@@ -121,4 +122,4 @@ PeakRate measurePeak() {
             std::max(narrow.gflopsPerCpuSecond, wide.gflopsPerCpuSecond)};
 }
 
-} // namespace attnlab::cli
+} // namespace attnlab

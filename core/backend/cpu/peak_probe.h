@@ -1,8 +1,8 @@
 // The machine's single-precision FMA peak, measured: every thread runs independent chains of
-// fused multiply-adds on full-width vectors. `bench` divides its rates by this number.
+// fused multiply-adds on full-width vectors. `attnlab-cli bench` divides its rates by this number.
 #pragma once
 
-namespace attnlab::cli {
+namespace attnlab {
 
 /// The peak, per wall-clock second (all threads together) and per CPU second (one thread's
 /// rate while it runs: robust on a machine shared with other work).
@@ -17,4 +17,4 @@ PeakRate measurePeak();
 /// CPU seconds this process has used so far, all threads together.
 double processCpuSeconds();
 
-} // namespace attnlab::cli
+} // namespace attnlab
