@@ -22,10 +22,12 @@ PropertyReport notApplicableReport(const std::string& name, const std::string& w
 
 PropertyReport PropertyCheck::run(const CheckRequest& request) const {
     const std::vector<CheckParameter> declared = parameters();
-    for (const auto& [key, value] : request.params.items())
+    for (const auto& item : request.params.items()) {
+        const std::string& key = item.key();
         if (std::none_of(declared.begin(), declared.end(),
                          [&](const CheckParameter& p) { return p.name == key; }))
             throw InputError("unknown parameter '" + key + "'");
+    }
     if (const auto why = notApplicable(request.scenario)) return notApplicableReport(name(), *why);
     return evaluate(request);
 }
