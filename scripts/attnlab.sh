@@ -23,7 +23,7 @@ jobs=${JOBS:-2}
 packages=(
     build-essential cmake ninja-build pkg-config git
     qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev fonts-dejavu-core
-    libeigen3-dev nlohmann-json3-dev libgmp-dev
+    libeigen3-dev nlohmann-json3-dev libgmp-dev libpng-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo # OpenCL backend, PoCL device
     xvfb xauth
     clang libclang-rt-14-dev llvm # fuzz targets (libFuzzer), llvm-symbolizer for sanitizer traces

@@ -1,81 +1,71 @@
-// PNG encoding (uncompressed deflate) and the viridis heatmap.
+// The viridis heatmap, encoded by libpng.
 #include "core/io/heatmap_png.h"
 
 #include "core/base/error.h"
 #include "core/io/color_maps.h"
 
+#include <png.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <vector>
 
 namespace attnlab {
 
 namespace {
 
-std::uint32_t crc32(const std::string& bytes) {
-    std::uint32_t crc = 0xffffffffu;
-    for (unsigned char c : bytes) {
-        crc ^= c;
-        for (int k = 0; k < 8; ++k)
-            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-    }
-    return crc ^ 0xffffffffu;
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+// What libpng said when it gave up; its error callback must not return, so it records the
+// message and jumps back to encodeRows (libpng's own protocol, setjmp/longjmp).
+struct PngFailure {
+    char message[256] = {};
+};
+
+void recordPngError(png_structp png, png_const_charp message) {
+    auto* failure = static_cast<PngFailure*>(png_get_error_ptr(png));
+    std::snprintf(failure->message, sizeof failure->message, "%s", message);
+    png_longjmp(png, 1);
 }
 
-void putBigEndian(std::string& out, std::uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8)
-        out += char((v >> shift) & 0xff);
+// Encodes the rows; false when libpng failed. Holds no object with a destructor, so the jump
+// skips nothing.
+bool encodeRows(png_structp png, png_infop info, std::FILE* file, int width, int height,
+                const std::uint8_t* rgb) {
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_init_io(png, file);
+    png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 8, PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < height; ++y)
+        png_write_row(png, rgb + std::size_t(y) * std::size_t(width) * 3);
+    png_write_end(png, nullptr);
+    return true;
 }
 
-void putChunk(std::string& out, const char* type, const std::string& data) {
-    putBigEndian(out, static_cast<std::uint32_t>(data.size()));
-    const std::string body = std::string(type, 4) + data;
-    out += body;
-    putBigEndian(out, crc32(body));
-}
-
-// A zlib stream of stored (uncompressed) deflate blocks.
-std::string zlibStored(const std::string& raw) {
-    std::string out = "\x78\x01";
-    std::uint32_t a = 1, b = 0;
-    for (unsigned char c : raw) {
-        a = (a + c) % 65521;
-        b = (b + a) % 65521;
-    }
-    std::size_t pos = 0;
-    do {
-        const std::size_t len = std::min<std::size_t>(65535, raw.size() - pos);
-        out += char(pos + len == raw.size() ? 1 : 0);
-        out += char(len & 0xff);
-        out += char(len >> 8);
-        out += char(~len & 0xff);
-        out += char((~len >> 8) & 0xff);
-        out.append(raw, pos, len);
-        pos += len;
-    } while (pos < raw.size());
-    putBigEndian(out, (b << 16) | a);
-    return out;
+// Writes rows of 8-bit RGB pixels, top to bottom.
+void writeRgb(const std::filesystem::path& path, int width, int height,
+              const std::vector<std::uint8_t>& rgb) {
+    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
+    if (!file) throw InputError(path.string() + ": cannot write the file");
+    PngFailure failure;
+    png_structp png =
+        png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, recordPngError, nullptr);
+    png_infop info = png ? png_create_info_struct(png) : nullptr;
+    const bool encoded = info && encodeRows(png, info, file.get(), width, height, rgb.data());
+    png_destroy_write_struct(&png, &info);
+    if (!encoded)
+        throw InputError(path.string() + ": PNG encoder: " +
+                         (failure.message[0] ? failure.message : "out of memory"));
+    if (std::fflush(file.get()) != 0 || std::ferror(file.get()))
+        throw InputError(path.string() + ": cannot write the file");
 }
 
 } // namespace
-
-std::string pngBytes(int width, int height, const std::vector<std::uint8_t>& rgb) {
-    std::string raw;
-    raw.reserve(std::size_t(height) * (std::size_t(width) * 3 + 1));
-    for (int y = 0; y < height; ++y) {
-        raw += '\0'; // filter: none
-        raw.append(reinterpret_cast<const char*>(rgb.data()) + std::size_t(y) * width * 3,
-                   std::size_t(width) * 3);
-    }
-    std::string header;
-    putBigEndian(header, std::uint32_t(width));
-    putBigEndian(header, std::uint32_t(height));
-    header.append("\x08\x02\x00\x00\x00", 5); // 8-bit RGB, no interlace
-    std::string png = "\x89PNG\r\n\x1a\n";
-    putChunk(png, "IHDR", header);
-    putChunk(png, "IDAT", zlibStored(raw));
-    putChunk(png, "IEND", "");
-    return png;
-}
 
 void writeHeatmapPng(const std::filesystem::path& path, const Eigen::MatrixXd& m, int cell) {
     const long long width = m.cols() * cell, height = m.rows() * cell;
@@ -91,9 +81,7 @@ void writeHeatmapPng(const std::filesystem::path& path, const Eigen::MatrixXd& m
             const Rgb c = colourAt(ColourScale::Sequential, (v - range.lo) / (range.hi - range.lo));
             std::copy(c.begin(), c.end(), rgb.begin() + std::ptrdiff_t((y * width + x) * 3));
         }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << pngBytes(int(width), int(height), rgb);
-    if (!out) throw InputError(path.string() + ": cannot write the file");
+    writeRgb(path, int(width), int(height), rgb);
 }
 
 } // namespace attnlab

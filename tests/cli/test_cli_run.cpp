@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QFileInfo>
 #include <QImage>
 #include <QTemporaryDir>
 
@@ -105,6 +106,9 @@ private slots:
         // Largest weight 7/9 at (1, 1) is yellow, smallest 2/9 at (1, 0) dark blue.
         QCOMPARE(weights.pixelColor(24, 24), QColor(253, 231, 37));
         QCOMPARE(weights.pixelColor(8, 24), QColor(68, 1, 84));
+        // Compressed: flat cells take a small fraction of the raw 32 x 32 RGB pixels.
+        QVERIFY(QFileInfo(dir.filePath("original_layers0_heads0_weights.png")).size() <
+                32 * 32 * 3 / 4);
     }
 
     void exitStatuses_data() {
