@@ -2,7 +2,9 @@
 # The two set-up commands of the README: installs what is missing on Debian 12 (as root, or via
 # sudo), configures and builds into build/, then either runs the main job or the whole test suite.
 #
-#   bash scripts/attnlab.sh run [SCENARIO]  # build, then open the explorer (default scenario)
+#   bash scripts/attnlab.sh run [SCENARIO]  # build the two executables only, then open the
+#                                  # explorer (default scenario); without a display, draw it under
+#                                  # Xvfb and print the CLI's run of the same scenario
 #   bash scripts/attnlab.sh test   # build, then run every test (ctest), the core tests in a build
 #                                  # without the UI (build-core/), the whole suite in an ASan+UBSan
 #                                  # build (build-asan/) and a short run of every fuzz target
@@ -42,11 +44,25 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
-install_missing
-echo "== configuring and building in $build"
+# Runs a step, then says how long it took.
+timed() {
+    local what=$1 started=$SECONDS
+    shift
+    "$@"
+    echo "== $what took $((SECONDS - started)) s"
+}
+
+timed "checking Debian packages" install_missing
+echo "== configuring in $build"
 # shellcheck disable=SC2086
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
-cmake --build "$build" -j "$jobs"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} >/dev/null
+if [ "$mode" = run ]; then
+    echo "== building attnlab and attnlab-cli with $jobs jobs"
+    timed "the build" cmake --build "$build" -j "$jobs" --target attnlab attnlab-cli
+else
+    echo "== building everything (executables, tests, benchmarks) with $jobs jobs"
+    timed "the build" cmake --build "$build" -j "$jobs"
+fi
 
 if [ "$mode" = test ]; then
     export QT_QPA_PLATFORM=offscreen
@@ -70,10 +86,13 @@ if [ "$mode" = test ]; then
     echo "== short fuzz runs"
     bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    echo "== opening the explorer on ${2:-its default scenario}"
     exec "$build/app/attnlab" "${@:2}"
 else
+    scenario=${2:-builtin:positional-counterexample}
     echo "== no display (DISPLAY and WAYLAND_DISPLAY are unset): the explorer needs a desktop session."
-    echo "   Drawing it under Xvfb instead; the picture is $build/attnlab-screenshot.png"
-    ATTNLAB_APP="$build/app/attnlab" bash "$root/scripts/screenshot.sh" "$build/attnlab-screenshot.png" "${@:2}"
-    "$build/app/attnlab-cli" run builtin:positional-counterexample
+    echo "   Drawing it on $scenario under Xvfb instead; the picture is $build/attnlab-screenshot.png"
+    ATTNLAB_APP="$build/app/attnlab" bash "$root/scripts/screenshot.sh" "$build/attnlab-screenshot.png" "$scenario"
+    echo "== attnlab-cli run $scenario"
+    "$build/app/attnlab-cli" run "$scenario"
 fi
