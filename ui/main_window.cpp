@@ -11,6 +11,8 @@
 #include "ui/editors/model_editor.h"
 #include "ui/editors/tokens_editor.h"
 #include "ui/editors/transform_editor.h"
+#include "ui/help/doc_links.h"
+#include "ui/help/help_window.h"
 #include "ui/mask/mask_editor.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
@@ -71,7 +73,13 @@ MainWindow::MainWindow(QWidget* parent)
     inputs->addTab(transform_, "Transform");
     inputs->setMinimumWidth(400);
 
-    notes_->setOpenExternalLinks(false);
+    notes_->setObjectName("scenarioNotes");
+    notes_->setOpenLinks(false); // references to docs/ open the help window
+    connect(properties_, &PropertyPanel::helpRequested, this,
+            [this](const QString& target) { showHelp(target); });
+    connect(notes_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        showHelp(url.path().section('/', -1) + (url.hasFragment() ? "#" + url.fragment() : ""));
+    });
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(properties_);
     right->addWidget(notes_);
@@ -104,7 +112,8 @@ MainWindow::MainWindow(QWidget* parent)
         const QString notes =
             QString("<h3>%1</h3><p>%2</p>")
                 .arg(QString::fromStdString(document_->scenario().name).toHtmlEscaped(),
-                     QString::fromStdString(document_->scenario().notes).toHtmlEscaped());
+                     linkDocReferences(
+                         QString::fromStdString(document_->scenario().notes).toHtmlEscaped()));
         if (notes != shownNotes_) { // laying the text out again costs a millisecond per edit
             notes_->setHtml(notes);
             shownNotes_ = notes;
@@ -269,12 +278,28 @@ void MainWindow::buildMenus() {
     }
 
     QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&User guide", QKeySequence::HelpContents, this,
+                    [this] { showHelp("user-guide.md"); });
+    help->addAction("The &properties and their mathematics", this,
+                    [this] { showHelp("properties.md"); });
+    help->addAction("The &scenario file format", this, [this] { showHelp("scenario-format.md"); });
+    help->addAction("The &command line (attnlab-cli)", this, [this] { showHelp("cli.md"); });
+    help->addSeparator();
     help->addAction("&About AttnLab", this, [this] {
         QMessageBox::about(this, "About AttnLab",
                            "AttnLab explores the mathematical properties of transformer attention: "
                            "build an input, transform it, and see which properties hold on your "
                            "numbers. The same computations run headless with attnlab-cli.");
     });
+}
+
+HelpWindow* MainWindow::showHelp(const QString& target) {
+    if (!help_) help_ = new HelpWindow(this);
+    help_->show(); // laid out at its own size before it scrolls to a heading
+    if (!help_->open(target)) help_->open("user-guide.md");
+    help_->raise();
+    help_->activateWindow();
+    return help_;
 }
 
 void MainWindow::rebuildRecentMenu() {

@@ -15,6 +15,7 @@ namespace attnlab::ui {
 
 class Autosave;
 class ComputeService;
+class HelpWindow;
 class ModelEditor;
 class PropertyPanel;
 class ScenarioDocument;
@@ -51,6 +52,8 @@ public:
     /// it restored.
     bool offerRecovery(const std::function<bool(const QString& when)>& accept = {});
     Autosave* autosave() const { return autosave_; }
+    /// Opens the help window at `target` (a document of docs/, optionally `#slug`), raising it.
+    HelpWindow* showHelp(const QString& target);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -75,6 +78,7 @@ private:
     QString shownNotes_; // the HTML notes_ shows
     QLabel* error_;
     QMenu* recentMenu_ = nullptr;
+    HelpWindow* help_ = nullptr; // made when first asked for
     Autosave* autosave_;
 };
 

@@ -45,6 +45,13 @@ const PropertyCheck* findPropertyCheck(const std::string& name) {
     return findByName(propertyChecks(), name);
 }
 
+std::string propertySection(const std::string& name) {
+    const auto& checks = propertyChecks();
+    for (std::size_t i = 0; i < checks.size(); ++i)
+        if (checks[i]->name() == name) return "2." + std::to_string(i + 1);
+    return {};
+}
+
 CheckSpec parseCheckArgument(const std::string& text) {
     CheckSpec spec;
     const auto colon = text.find(':');

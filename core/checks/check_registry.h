@@ -16,6 +16,9 @@ namespace attnlab {
 const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks();
 /// The check called `name`, or nullptr.
 const PropertyCheck* findPropertyCheck(const std::string& name);
+/// The number of the section of docs/properties.md that states the property called `name`
+/// ("2.3" for locality; "" for an unknown name): the registry lists the checks in that order.
+std::string propertySection(const std::string& name);
 
 /// Runs the scenario's own checks (or `names` when non-empty, each "name" or
 /// "name:key=value,...") and returns the reports in order. Throws InputError for unknown names.

@@ -28,6 +28,15 @@ PropertyReport checkPreset(const std::string& preset, const std::string& name,
 class TestChecks : public QObject {
     Q_OBJECT
 private slots:
+    void eachPropertyNamesItsSectionOfTheMathematics() {
+        QCOMPARE(propertySection("permutation-equivariance"), std::string("2.1"));
+        QCOMPARE(propertySection("locality"), std::string("2.3"));
+        QCOMPARE(propertySection("all-true-mask"), std::string("2.7"));
+        QCOMPARE(propertySection("shift-invariance"), std::string("2.10"));
+        QCOMPARE(propertySection("gradient"), std::string("2.14"));
+        QCOMPARE(propertySection("no-such-property"), std::string());
+    }
+
     void counterexampleFailsWithHandComputedFractions() {
         const PropertyReport r =
             checkPreset("positional-counterexample", "permutation-equivariance");

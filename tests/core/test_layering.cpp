@@ -38,9 +38,10 @@ const Room plan[] = {
     {"core/checks/", 40},
     {"core/io/", 50},
     {"core/explore/", 60},
-    // ui: document -> views, mask -> editors, panels -> the main window
+    // ui: document -> views, help, mask -> editors, panels -> the main window
     {"ui/document/", 100},
     {"ui/views/", 110},
+    {"ui/help/", 110},
     {"ui/mask/", 110},
     {"ui/editors/", 120},
     {"ui/panels/", 120},

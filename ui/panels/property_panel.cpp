@@ -2,6 +2,8 @@
 #include "ui/panels/property_panel.h"
 
 #include "core/checks/check_registry.h"
+#include "ui/help/doc_links.h"
+#include "ui/help/help_window.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -92,6 +94,10 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     tree_->setUniformRowHeights(true); // one line per property: no per-row height on each verdict
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     details_->setOpenLinks(false);
+    connect(details_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        emit helpRequested(url.path().section('/', -1) +
+                           (url.hasFragment() ? "#" + url.fragment() : ""));
+    });
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
     progressRow->addWidget(cancel_);
@@ -258,6 +264,11 @@ void PropertyPanel::showSelected() {
         html +=
             QString("<p><b>%1</b><pre style=\"white-space: pre-wrap\">%2</pre></p>")
                 .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w->json().dump(1)));
+    const QString section = QString::fromStdString(attnlab::propertySection(r.name));
+    const QString target = HelpWindow::sectionTarget("properties.md", section);
+    if (!target.isEmpty())
+        html += QString("<p><a href=\"%1\">What %2 means: properties.md §%3</a></p>")
+                    .arg(docUrl(target).toString(), htmlEscaped(r.name), section);
     shrink_->setEnabled(r.shrunkWitness.has_value());
     details_->setHtml(html);
     std::vector<attnlab::WitnessCell> cells;

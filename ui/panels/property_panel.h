@@ -48,6 +48,8 @@ signals:
     void witnessSelected(const std::vector<attnlab::WitnessCell>& cells);
     void cancelRequested();
     void runAllRequested();
+    /// A link to the documentation was followed: `target` is a document of docs/ with its slug.
+    void helpRequested(const QString& target);
 
 private:
     void showSelected();

@@ -1,0 +1,24 @@
+// How the application names places in its own documentation (docs/, shipped as resources under
+// qrc:/docs/): a heading's slug, as GitHub makes it, and references such as
+// `docs/properties.md#21-permutation-equivariance` written in a scenario's notes.
+#pragma once
+
+#include <QString>
+#include <QUrl>
+
+namespace attnlab::ui {
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped (hyphens and underscores
+/// kept), spaces turned into hyphens. "2.1 Permutation equivariance" →
+/// "21-permutation-equivariance".
+QString headingSlug(const QString& heading);
+
+/// The resource URL of `target`, a document of docs/ with an optional slug
+/// ("properties.md#21-permutation-equivariance", or with a leading "docs/").
+QUrl docUrl(const QString& target);
+
+/// `html` (already escaped) with every `docs/NAME.md` or `docs/NAME.md#SLUG` made a link whose
+/// URL is docUrl's.
+QString linkDocReferences(const QString& html);
+
+} // namespace attnlab::ui
