@@ -113,7 +113,8 @@ MainWindow::MainWindow(QWidget* parent)
             QString("<h3>%1</h3><p>%2</p>")
                 .arg(QString::fromStdString(document_->scenario().name).toHtmlEscaped(),
                      linkDocReferences(
-                         QString::fromStdString(document_->scenario().notes).toHtmlEscaped()));
+                         QString::fromStdString(document_->scenario().notes).toHtmlEscaped(),
+                         &HelpWindow::headingTitle));
         if (notes != shownNotes_) { // laying the text out again costs a millisecond per edit
             notes_->setHtml(notes);
             shownNotes_ = notes;

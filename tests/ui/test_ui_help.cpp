@@ -50,6 +50,9 @@ private slots:
             html.contains("<a href=\"qrc:/docs/cli.md#exit-status\">docs/cli.md#exit-status</a>."));
         QVERIFY(html.contains("<a href=\"qrc:/docs/x.md\">docs/x.md</a>."));
         QCOMPARE(linkDocReferences("no reference here"), QString("no reference here"));
+        const QString titled =
+            linkDocReferences("See docs/properties.md#24-causality.", &HelpWindow::headingTitle);
+        QVERIFY2(titled.contains(">2.4 Causality</a>."), qPrintable(titled));
     }
 
     void everyDocumentIsShippedWithItsContents() {

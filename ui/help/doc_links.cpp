@@ -22,15 +22,18 @@ QUrl docUrl(const QString& target) {
     return QUrl("qrc:/docs/" + path);
 }
 
-QString linkDocReferences(const QString& html) {
+QString linkDocReferences(const QString& html,
+                          const std::function<QString(const QString&)>& textFor) {
     static const QRegularExpression reference(R"(docs/[A-Za-z0-9_-]+\.md(#[A-Za-z0-9_-]+)?)");
     QString linked;
     qsizetype from = 0;
     for (auto it = reference.globalMatch(html); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
         linked += html.mid(from, m.capturedStart() - from);
-        linked +=
-            QString("<a href=\"%1\">%2</a>").arg(docUrl(m.captured()).toString(), m.captured());
+        const QString text = textFor ? textFor(m.captured()) : QString();
+        linked += QString("<a href=\"%1\">%2</a>")
+                      .arg(docUrl(m.captured()).toString(),
+                           text.isEmpty() ? m.captured() : text.toHtmlEscaped());
         from = m.capturedEnd();
     }
     return linked + html.mid(from);

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <functional>
+
 namespace attnlab::ui {
 
 /// GitHub's anchor for a heading: lower case, punctuation dropped (hyphens and underscores
@@ -18,7 +20,9 @@ QString headingSlug(const QString& heading);
 QUrl docUrl(const QString& target);
 
 /// `html` (already escaped) with every `docs/NAME.md` or `docs/NAME.md#SLUG` made a link whose
-/// URL is docUrl's.
-QString linkDocReferences(const QString& html);
+/// URL is docUrl's. The link reads `textFor(reference)` when that is not empty (a heading's
+/// title), else the reference itself.
+QString linkDocReferences(const QString& html,
+                          const std::function<QString(const QString&)>& textFor = {});
 
 } // namespace attnlab::ui

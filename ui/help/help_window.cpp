@@ -146,6 +146,13 @@ bool HelpWindow::hasTarget(const QString& target) {
     return headingBlock(doc, url.fragment()).isValid();
 }
 
+QString HelpWindow::headingTitle(const QString& target) {
+    const QUrl url = docUrl(target);
+    QTextDocument doc;
+    doc.setMarkdown(markdownOf(documentName(url)));
+    return headingBlock(doc, url.fragment()).text();
+}
+
 QString HelpWindow::sectionTarget(const QString& document, const QString& number) {
     static QHash<QString, QString> found; // the documents are resources: they never change
     const QString key = document + "§" + number;

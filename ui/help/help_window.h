@@ -24,6 +24,8 @@ public:
     bool open(const QString& target);
     /// Whether `target` names a shipped document and, when it has a slug, one of its headings.
     static bool hasTarget(const QString& target);
+    /// The title of the heading `target` names ("2.1 Permutation equivariance"), or "".
+    static QString headingTitle(const QString& target);
     /// The target of the heading numbered `number` ("2.3 Locality ...") in `document`, or "".
     static QString sectionTarget(const QString& document, const QString& number);
 
