@@ -7,8 +7,9 @@
 #                                  # Xvfb and print the CLI's run of the same scenario
 #   bash scripts/attnlab.sh test   # build, then run every test (ctest), the core tests in a build
 #                                  # without the UI (build-core/), the whole suite in an ASan+UBSan
-#                                  # build (build-asan/) and a short run of every fuzz target
-#                                  # (scripts/fuzz.sh, FUZZ_SECONDS each, default 20)
+#                                  # build (build-asan/), a short run of every fuzz target
+#                                  # (scripts/fuzz.sh, FUZZ_SECONDS each, default 20) and the
+#                                  # installation and .deb of build/ (scripts/install-check.sh)
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags),
 # CORE_BUILD_DIR (default build-core), ASAN_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 20).
@@ -28,6 +29,7 @@ packages=(
     libeigen3-dev nlohmann-json3-dev libgmp-dev libpng-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo # OpenCL backend, PoCL device
     xvfb xauth
+    help2man desktop-file-utils appstream man-db dpkg-dev # man pages, install and .deb checks
     clang libclang-rt-14-dev llvm # fuzz targets (libFuzzer), llvm-symbolizer for sanitizer traces
 )
 
@@ -67,6 +69,8 @@ fi
 if [ "$mode" = test ]; then
     export QT_QPA_PLATFORM=offscreen
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    # What the build installs and its Debian package (with CI=true: installed with apt-get too).
+    bash "$root/scripts/install-check.sh" "$build"
     # The core without the UI: the build that proves the core needs no Qt widgets, and its tests.
     core=${CORE_BUILD_DIR:-$root/build-core}
     echo "== core build without the UI (-DATTNLAB_BUILD_UI=OFF) in $core"

@@ -1,8 +1,11 @@
 // attnlab-cli: the headless face of the AttnLab core (cli.md). Dispatches to a subcommand and
-// turns errors into messages and exit statuses (2 for bad input or usage).
+// turns errors into messages and exit statuses (2 for bad input or usage); --version prints the
+// project version.
 #include "arguments.h"
 #include "commands.h"
 #include "core/base/process_tuning.h"
+
+#include "app/version.h"
 
 #include "core/base/error.h"
 
@@ -31,6 +34,9 @@ void printMainHelp(std::ostream& out) {
     for (const Command& c : kCommands)
         out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary
             << "\n";
+    out << "\noptions:\n"
+           "  -h, --help    print this help\n"
+           "  --version     print the version\n";
     out << "\nexit status: 0 success, 1 a checked property fails, 2 bad input or usage\n";
 }
 
@@ -45,6 +51,10 @@ int main(int argc, char** argv) {
     }
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         printMainHelp(std::cout);
+        return 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "attnlab-cli " << attnlab::kVersion << "\n";
         return 0;
     }
     for (const Command& c : kCommands) {

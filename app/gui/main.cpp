@@ -1,40 +1,86 @@
 // attnlab: the explorer window, opened on the default scenario or on the file (or
-// builtin:NAME) given as the first argument.
+// builtin:NAME) given as the first argument. --help and --version are answered before any
+// window system is touched, so they work without a display (help2man runs them at build time).
 #include "ui/main_window.h"
 
+#include "app/version.h"
 #include "core/base/process_tuning.h"
 #include "ui/document/compute_service.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QTimer>
 
-int main(int argc, char** argv) {
-    attnlab::restartWithIdleThreadsSleeping(argv);
-    attnlab::keepFreedMemoryForReuse();
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("AttnLab");
-    QApplication::setApplicationName("AttnLab");
-    QApplication::setApplicationVersion("0.1.0");
-    QCommandLineParser parser;
+#include <cstring>
+
+namespace {
+
+// The desktop entry, icon and AppStream id (cmake/Install.cmake installs them under this name).
+constexpr char kAppId[] = "io.github.attnlab.AttnLab";
+
+struct Options {
+    QCommandLineOption screenshot{
+        "screenshot",
+        "draw the window, save it as <png> once views and verdicts are computed, and quit", "png"};
+};
+
+void describe(QCommandLineParser& parser, const Options& options) {
     parser.setApplicationDescription("Explore the mathematical properties of attention.");
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("scenario", "a scenario file or builtin:NAME (default: the "
                                              "smallest positional counterexample)");
-    const QCommandLineOption screenshot(
-        "screenshot",
-        "draw the window, save it as <png> once views and verdicts are computed, and quit", "png");
-    parser.addOption(screenshot);
+    parser.addOption(options.screenshot);
+}
+
+// True when the arguments ask for help or the version (before a "--" that ends the options).
+bool asksForHelpOrVersion(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        if (std::strcmp(a, "--") == 0) return false;
+        for (const char* o : {"-h", "--help", "--help-all", "-v", "--version"})
+            if (std::strcmp(a, o) == 0) return true;
+    }
+    return false;
+}
+
+void setIdentity() {
+    QCoreApplication::setOrganizationName("AttnLab");
+    QCoreApplication::setApplicationName("AttnLab");
+    QCoreApplication::setApplicationVersion(attnlab::kVersion);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const Options options;
+    if (asksForHelpOrVersion(argc, argv)) {
+        // A QCoreApplication connects to no display; process() prints and exits.
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        QCommandLineParser parser;
+        describe(parser, options);
+        parser.process(app);
+        return 0;
+    }
+    attnlab::restartWithIdleThreadsSleeping(argv);
+    attnlab::keepFreedMemoryForReuse();
+    QApplication app(argc, argv);
+    setIdentity();
+    QGuiApplication::setDesktopFileName(kAppId);
+    QApplication::setWindowIcon(QIcon::fromTheme(kAppId));
+    QCommandLineParser parser;
+    describe(parser, options);
     parser.process(app);
 
     attnlab::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openSource(parser.positionalArguments().first());
     window.show();
-    if (!parser.isSet(screenshot)) window.offerRecovery();
-    if (parser.isSet(screenshot)) {
-        const QString path = parser.value(screenshot);
+    if (!parser.isSet(options.screenshot)) window.offerRecovery();
+    if (parser.isSet(options.screenshot)) {
+        const QString path = parser.value(options.screenshot);
         QObject::connect(window.compute(), &attnlab::ui::ComputeService::idle, &window,
                          [&window, path] {
                              // Give the queued replots one more turn of the event loop before
