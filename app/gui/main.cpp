@@ -6,6 +6,7 @@
 #include "app/version.h"
 #include "core/base/process_tuning.h"
 #include "ui/document/compute_service.h"
+#include "ui/help/help_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,7 +23,13 @@ constexpr char kAppId[] = "io.github.attnlab.AttnLab";
 struct Options {
     QCommandLineOption screenshot{
         "screenshot",
-        "draw the window, save it as <png> once views and verdicts are computed, and quit", "png"};
+        "draw the window, save it as <png> once views and verdicts are computed, and quit; with "
+        "--guide, the help window",
+        "png"};
+    QCommandLineOption guide{"guide",
+                             "open the user guide at <page>: a document of the guide with an "
+                             "optional heading, e.g. user-guide.md or properties.md#24-causality",
+                             "page"};
 };
 
 void describe(QCommandLineParser& parser, const Options& options) {
@@ -32,6 +39,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addPositionalArgument("scenario", "a scenario file or builtin:NAME (default: the "
                                              "smallest positional counterexample)");
     parser.addOption(options.screenshot);
+    parser.addOption(options.guide);
 }
 
 // True when the arguments ask for help or the version (before a "--" that ends the options).
@@ -69,7 +77,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     setIdentity();
     QGuiApplication::setDesktopFileName(kAppId);
-    QApplication::setWindowIcon(QIcon::fromTheme(kAppId));
+    // The installed theme icon, else the same drawing compiled in (running from a build).
+    QApplication::setWindowIcon(QIcon::fromTheme(kAppId, QIcon(":/icons/attnlab.svg")));
     QCommandLineParser parser;
     describe(parser, options);
     parser.process(app);
@@ -78,15 +87,17 @@ int main(int argc, char** argv) {
     if (!parser.positionalArguments().isEmpty())
         window.openSource(parser.positionalArguments().first());
     window.show();
+    QWidget* shown = &window;
+    if (parser.isSet(options.guide)) shown = window.showHelp(parser.value(options.guide));
     if (!parser.isSet(options.screenshot)) window.offerRecovery();
     if (parser.isSet(options.screenshot)) {
         const QString path = parser.value(options.screenshot);
         QObject::connect(window.compute(), &attnlab::ui::ComputeService::idle, &window,
-                         [&window, path] {
+                         [&window, shown, path] {
                              // Give the queued replots one more turn of the event loop before
                              // grabbing.
-                             QTimer::singleShot(300, &window, [&window, path] {
-                                 const bool saved = window.grab().save(path);
+                             QTimer::singleShot(300, &window, [shown, path] {
+                                 const bool saved = shown->grab().save(path);
                                  QApplication::exit(saved ? 0 : 1);
                              });
                          });

@@ -19,6 +19,7 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QTextFragment>
+#include <QTextList>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeWidget>
@@ -229,23 +230,20 @@ bool HelpWindow::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-// Screenshots are wider than the page: each image is drawn at most as wide as the text (again
-// whenever the page changes width).
+// Screenshots are wider than the page: each image is drawn at most as wide as the text beside
+// it (again whenever the page changes width).
 void HelpWindow::fitImages() {
-    const qreal margins = 2 * browser_->document()->documentMargin() + 24; // and the scroll bar
-    const qreal widest = qMax(320.0, browser_->viewport()->width() - margins);
     QTextDocument* doc = browser_->document();
-    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+    const qreal page = browser_->viewport()->width() - 2 * doc->documentMargin() - 8;
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+        const QTextBlockFormat block = b.blockFormat();
+        const int indent = block.indent() + (b.textList() ? b.textList()->format().indent() : 0);
+        const qreal widest = qMax(240.0, page - block.leftMargin() - indent * doc->indentWidth());
         for (auto it = b.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
             if (!fragment.charFormat().isImageFormat()) continue;
             QTextImageFormat image = fragment.charFormat().toImageFormat();
-            const QVariant data = browser_->loadResource(
-                QTextDocument::ImageResource, browser_->source().resolved(QUrl(image.name())));
-            const QSize natural =
-                data.canConvert<QImage>() && data.typeId() != QMetaType::QByteArray
-                    ? data.value<QImage>().size()
-                    : QImage::fromData(data.toByteArray()).size();
+            const QSize natural = imageSize(image.name());
             const qreal width = qMin<qreal>(natural.width(), widest);
             if (natural.isEmpty() || qFuzzyCompare(image.width(), width)) continue;
             image.setWidth(width);
@@ -255,6 +253,19 @@ void HelpWindow::fitImages() {
             cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
             cursor.setCharFormat(image);
         }
+    }
+}
+
+// An image's own size in pixels, decoded once.
+QSize HelpWindow::imageSize(const QString& name) {
+    const QUrl url = browser_->source().resolved(QUrl(name));
+    if (auto it = imageSizes_.constFind(url); it != imageSizes_.constEnd()) return *it;
+    const QVariant data = browser_->loadResource(QTextDocument::ImageResource, url);
+    const QSize size = data.typeId() == QMetaType::QImage
+                           ? data.value<QImage>().size()
+                           : QImage::fromData(data.toByteArray()).size();
+    imageSizes_.insert(url, size);
+    return size;
 }
 
 void HelpWindow::findNext() {

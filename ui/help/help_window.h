@@ -3,6 +3,8 @@
 // find in page. Opened from the Help menu, with F1, and from links in a scenario's notes.
 #pragma once
 
+#include <QHash>
+#include <QSize>
 #include <QUrl>
 #include <QWidget>
 
@@ -43,6 +45,7 @@ private:
     void scrollToHeading();
     void showInContents();
     void fitImages();
+    QSize imageSize(const QString& name);
     void findNext();
     void updateButtons();
 
@@ -55,6 +58,7 @@ private:
     QUrl current_;
     QString heading_;
     int scrolledTo_ = 0; // where scrollToHeading left the page
+    QHash<QUrl, QSize> imageSizes_;
 };
 
 } // namespace attnlab::ui
