@@ -23,15 +23,20 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-2}
 
+# What building and running need; the test command adds what only the tests need.
 packages=(
     build-essential cmake ninja-build pkg-config git
     qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev fonts-dejavu-core
     libeigen3-dev nlohmann-json3-dev libgmp-dev libpng-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo # OpenCL backend, PoCL device
     xvfb xauth
-    help2man desktop-file-utils appstream man-db dpkg-dev # man pages, install and .deb checks
-    clang libclang-rt-14-dev llvm # fuzz targets (libFuzzer), llvm-symbolizer for sanitizer traces
 )
+if [ "$mode" = test ]; then
+    packages+=(
+        help2man desktop-file-utils appstream man-db dpkg-dev # man pages, install and .deb checks
+        clang libclang-rt-14-dev llvm # fuzz targets (libFuzzer), llvm-symbolizer for sanitizer traces
+    )
+fi
 
 install_missing() {
     local missing=()
