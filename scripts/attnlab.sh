@@ -25,7 +25,7 @@ jobs=${JOBS:-2}
 
 # What building and running need; the test command adds what only the tests need.
 packages=(
-    build-essential cmake ninja-build pkg-config git
+    build-essential cmake ninja-build pkg-config git ccache
     qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev fonts-dejavu-core
     libeigen3-dev nlohmann-json3-dev libgmp-dev libpng-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo # OpenCL backend, PoCL device
@@ -60,9 +60,12 @@ timed() {
 }
 
 timed "checking Debian packages" install_missing
+# ccache: the build without the UI compiles the core as the first build did, and reruns of
+# either command compile only what changed.
+cached=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 echo "== configuring in $build"
 # shellcheck disable=SC2086
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null
 if [ "$mode" = run ]; then
     echo "== building attnlab and attnlab-cli with $jobs jobs"
     timed "the build" cmake --build "$build" -j "$jobs" --target attnlab attnlab-cli
@@ -71,29 +74,38 @@ else
     timed "the build" cmake --build "$build" -j "$jobs"
 fi
 
-if [ "$mode" = test ]; then
-    export QT_QPA_PLATFORM=offscreen
-    ctest --test-dir "$build" --output-on-failure -j "$jobs"
-    # What the build installs and its Debian package (with CI=true: installed with apt-get too).
-    bash "$root/scripts/install-check.sh" "$build"
-    # The core without the UI: the build that proves the core needs no Qt widgets, and its tests.
-    core=${CORE_BUILD_DIR:-$root/build-core}
+# The core without the UI: the build that proves the core needs no Qt widgets, and its tests.
+core_build_and_tests() {
+    local core=${CORE_BUILD_DIR:-$root/build-core}
     echo "== core build without the UI (-DATTNLAB_BUILD_UI=OFF) in $core"
     # shellcheck disable=SC2086
     cmake -S "$root" -B "$core" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_BUILD_UI=OFF \
-        -DATTNLAB_CUDA=OFF ${CMAKE_ARGS:-}
+        -DATTNLAB_CUDA=OFF "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null
     cmake --build "$core" -j "$jobs"
     ctest --test-dir "$core" --output-on-failure -j "$jobs" -L core
-    # The same suite under AddressSanitizer + UBSan (CUDA device code cannot be instrumented).
-    asan=${ASAN_BUILD_DIR:-$root/build-asan}
+}
+
+# The same suite under AddressSanitizer + UBSan (CUDA device code cannot be instrumented).
+sanitizer_build_and_tests() {
+    local asan=${ASAN_BUILD_DIR:-$root/build-asan}
     echo "== sanitizer build (ASan + UBSan) in $asan"
     # shellcheck disable=SC2086
     cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_SANITIZE=ON \
-        -DATTNLAB_CUDA=OFF ${CMAKE_ARGS:-}
+        -DATTNLAB_CUDA=OFF "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null
     cmake --build "$asan" -j "$jobs"
     ctest --test-dir "$asan" --output-on-failure -j "$jobs"
+}
+
+if [ "$mode" = test ]; then
+    export QT_QPA_PLATFORM=offscreen
+    timed "the tests" ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    # What the build installs and its Debian package (with CI=true: installed with apt-get too).
+    timed "the install check" bash "$root/scripts/install-check.sh" "$build"
+    timed "the core build and its tests" core_build_and_tests
+    timed "the sanitizer build and its tests" sanitizer_build_and_tests
     echo "== short fuzz runs"
-    bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
+    timed "the fuzz runs" bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
+    echo "== every test passed; $((SECONDS / 60)) min $((SECONDS % 60)) s in all"
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     echo "== opening the explorer on ${2:-its default scenario}"
     exec "$build/app/attnlab" "${@:2}"
