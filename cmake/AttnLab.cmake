@@ -1,6 +1,6 @@
 # The project's target helpers: every library and executable gets its warnings, the include
-# root (files include "core/spec/mask.h", "ui/views/heatmap_view.h") and, for libraries, an
-# attnlab:: alias from here, so no target writes them itself.
+# root (files include "core/spec/mask.h", "ui/views/heatmap_view.h"), with ATTNLAB_ARCH its
+# -march and, for libraries, an attnlab:: alias from here, so no target writes them itself.
 
 set(ATTNLAB_WARNINGS -Wall -Wextra)
 if(ATTNLAB_ARCH) # every target alike: no mix of instruction sets in one program
