@@ -1,4 +1,5 @@
-// The choice of the CPU kernels' variant, once, and the public kernels forwarding to it.
+// The choice of the CPU kernels' variant, once, and the public kernels (and matrix product)
+// forwarding to it.
 #include "core/backend/cpu/kernel_dispatch.h"
 
 #include <cstdlib>
@@ -116,6 +117,11 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
     return cpuKernels().in<T>().pooledWeights(mixer, mask, head, maxRows, maxCols);
 }
 
+template <class T>
+Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
+    return cpuKernels().in<T>().product(a, b);
+}
+
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template FusedResult<T> fusedAttention<T>(const MixerSpec&, const MaskSpec&,                   \
                                               const std::vector<HeadInputs<T>>&, KernelTiles, int, \
@@ -123,7 +129,8 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
     template LayerResult<T> fusedLayerAttention<T>(const LayerTask<T>&);                           \
     template Matrix<T> maxPool<T>(const Matrix<T>&, int, int, PoolBy);                             \
     template Matrix<T> pooledWeights<T>(const MixerSpec&, const MaskSpec&, const HeadInputs<T>&,   \
-                                        int, int);
+                                        int, int);                                                 \
+    template Matrix<T> product<T>(const MatrixView<T>&, const MatrixView<T>&);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)
 #undef ATTNLAB_INSTANTIATE

@@ -1,7 +1,7 @@
 // Which variant of the CPU kernels this process runs (cmake/CpuKernels.cmake): on x86-64 the
 // highest instruction set this CPU has, chosen once at run time; ATTNLAB_CPU_PATH=<variant>
 // forces a lower one (testing). The public kernels (fused_attention.h, layer_attention.h,
-// pooled_map.h) and the CPU device call through its table.
+// pooled_map.h, matrix_product.h) and the CPU device call through its table.
 #pragma once
 
 #include "core/backend/cpu/kernel_table.h"

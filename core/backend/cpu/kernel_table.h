@@ -1,9 +1,11 @@
 // What one instruction-set variant of the CPU kernels provides (cmake/CpuKernels.cmake): the
 // kernels of fused_attention.h, layer_attention.h and pooled_map.h and the CPU device's one head,
-// in float and double, as a table of functions. kernel_dispatch.h picks one table at run time.
+// and the model's matrix products, in float and double, as a table of functions. kernel_dispatch.h
+// picks one table at run time.
 #pragma once
 
 #include "core/backend/cpu/layer_attention.h"
+#include "core/backend/cpu/matrix_product.h"
 #include "core/backend/cpu/pooled_map.h"
 
 namespace attnlab::kernels {
@@ -19,6 +21,7 @@ struct KernelsIn {
     Matrix<T> (*pooledWeights)(const MixerSpec&, const MaskSpec&, const HeadInputs<T>&, int, int);
     /// The CPU device's one head: attendHead or attendHeadUnmasked (mixer.h) as the task says.
     HeadResult<T> (*attendHead)(const HeadTask<T>&);
+    Matrix<T> (*product)(const MatrixView<T>&, const MatrixView<T>&);
 };
 
 /// The kernels of one variant. Each variant defines one, constant-initialised (no code of the

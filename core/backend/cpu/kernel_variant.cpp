@@ -1,5 +1,5 @@
-// The table of one variant of the CPU kernels, and the CPU device's one head: the reference
-// mixer (core/spec/mixer.cpp, compiled into every variant) for the task.
+// The table of one variant of the CPU kernels, the CPU device's one head (the reference mixer,
+// core/spec/mixer.cpp, compiled into every variant) and the matrix product.
 #include "core/backend/cpu/kernel_variant.h"
 
 namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
@@ -14,11 +14,20 @@ HeadResult<T> attendHead(const HeadTask<T>& task) {
 }
 
 template <class T>
-constexpr KernelsIn<T> kernelsIn{&fusedAttention<T>, &fusedLayerAttention<T>, &maxPool<T>,
-                                 &pooledWeights<T>, &attendHead<T>};
+Matrix<T> multiply(const MatrixView<T>& a, const MatrixView<T>& b) {
+    return a * b;
+}
+
+template <class T>
+constexpr KernelsIn<T> kernelsIn{.fusedAttention = &fusedAttention<T>,
+                                 .fusedLayerAttention = &fusedLayerAttention<T>,
+                                 .maxPool = &maxPool<T>,
+                                 .pooledWeights = &pooledWeights<T>,
+                                 .attendHead = &attendHead<T>,
+                                 .product = &multiply<T>};
 
 } // namespace
 
-constinit const KernelTable kernelTable{kernelsIn<float>, kernelsIn<double>};
+constinit const KernelTable kernelTable{.float32 = kernelsIn<float>, .float64 = kernelsIn<double>};
 
 } // namespace attnlab::kernels::ATTNLAB_CPU_VARIANT
