@@ -1,23 +1,22 @@
 # The project's target helpers: every library and executable gets its warnings, the include
-# root (files include "core/spec/mask.h", "ui/views/heatmap_view.h") and, for libraries, an
-# attnlab:: alias from here, so no target writes them itself.
+# root (files include "core/spec/mask.h", "ui/views/heatmap_view.h"), with ATTNLAB_ARCH its
+# -march and, for libraries, an attnlab:: alias from here, so no target writes them itself.
 
 set(ATTNLAB_WARNINGS -Wall -Wextra)
+if(ATTNLAB_ARCH) # every target alike: no mix of instruction sets in one program
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-march=${ATTNLAB_ARCH}>)
+endif()
 
-# attnlab_add_library(<name> SOURCES <file>... [PUBLIC <dep>...] [PRIVATE <dep>...] [CPU_TUNED])
-# A static library attnlab_<name>, alias attnlab::<name>. CPU_TUNED compiles it for
-# ATTNLAB_ARCH (-march); the flag stays private to the library.
+# attnlab_add_library(<name> SOURCES <file>... [PUBLIC <dep>...] [PRIVATE <dep>...])
+# A static library attnlab_<name>, alias attnlab::<name>.
 function(attnlab_add_library name)
-  cmake_parse_arguments(ARG "CPU_TUNED" "" "SOURCES;PUBLIC;PRIVATE" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC;PRIVATE" ${ARGN})
   set(target attnlab_${name})
   add_library(${target} STATIC ${ARG_SOURCES})
   add_library(attnlab::${name} ALIAS ${target})
   attnlab_target_defaults(${target})
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(${target} PUBLIC ${ARG_PUBLIC} PRIVATE ${ARG_PRIVATE})
-  if(ARG_CPU_TUNED AND ATTNLAB_ARCH)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-march=${ATTNLAB_ARCH}>)
-  endif()
 endfunction()
 
 # attnlab_add_executable(<name> SOURCES <file>... [LIBS <dep>...])

@@ -1,6 +1,7 @@
 // Building a model's weights and running its forward pass.
 #include "core/model/model.h"
 
+#include "core/backend/cpu/matrix_product.h"
 #include "core/backend/registry.h"
 #include "core/base/error.h"
 
@@ -159,15 +160,24 @@ std::pair<Eigen::Index, Eigen::Index> partBlock(Eigen::Index total, int parts, i
     return {first, next - first};
 }
 
+// a·b; in float and double on the CPU kernels' instruction set (matrix_product.h).
+template <class T, class A, class B>
+Matrix<T> times(const A& a, const B& b) {
+    if constexpr (std::is_floating_point_v<T>)
+        return kernels::product<T>(a, b);
+    else
+        return a * b;
+}
+
 // a·b with b's columns split into `parts` blocks, each block's product computed on its own
 // (tensor parallel, column-parallel: nothing is reduced, the blocks are gathered).
 template <class T>
 Matrix<T> columnParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
-    if (parts <= 1) return a * b;
+    if (parts <= 1) return times<T>(a, b);
     Matrix<T> out(a.rows(), b.cols());
     for (int part = 0; part < parts; ++part) {
         const auto [first, size] = partBlock(b.cols(), parts, part);
-        out.middleCols(first, size) = a * b.middleCols(first, size);
+        out.middleCols(first, size) = times<T>(a, b.middleCols(first, size));
     }
     return out;
 }
@@ -176,11 +186,11 @@ Matrix<T> columnParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
 // part order (tensor parallel, row-parallel: the all-reduce).
 template <class T>
 Matrix<T> rowParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
-    if (parts <= 1) return a * b;
+    if (parts <= 1) return times<T>(a, b);
     Matrix<T> out = Matrix<T>::Zero(a.rows(), b.cols());
     for (int part = 0; part < parts; ++part) {
         const auto [first, size] = partBlock(a.cols(), parts, part);
-        if (size > 0) out += a.middleCols(first, size) * b.middleRows(first, size);
+        if (size > 0) out += times<T>(a.middleCols(first, size), b.middleRows(first, size));
     }
     return out;
 }

@@ -1,8 +1,10 @@
 // The fused CPU kernel against the reference mixer (attendHead: weights·V) for float and double,
 // every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi; the
 // block classification against brute force; the pooled map keeps peaks; Model::forward without
-// maps (fused) equals the forward with maps (reference).
+// maps (fused) equals the forward with maps (reference). ctest runs it on every variant of the
+// CPU kernels this CPU has (ATTNLAB_CPU_PATH, kernel_dispatch.h).
 #include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/kernel_dispatch.h"
 #include "core/backend/cpu/pooled_map.h"
 #include "core/base/error.h"
 #include "core/model/model.h"
@@ -146,6 +148,19 @@ class TestKernels : public QObject {
     Q_OBJECT
 
 private slots:
+    void runsTheVariantAskedFor() {
+        qInfo("CPU %s", cpuKernelsSummary().c_str());
+        const std::string asked = qEnvironmentVariable("ATTNLAB_CPU_PATH").toStdString();
+        if (asked.empty()) QSKIP("no variant asked for: the highest this CPU has runs");
+        for (const CpuKernelVariant& v : cpuKernelVariants())
+            if (v.name == asked) {
+                if (!v.runs) QSKIP("this CPU lacks the variant's instruction set");
+                QCOMPARE(chosenCpuKernels().name, asked);
+                return;
+            }
+        QFAIL("ATTNLAB_CPU_PATH names no variant built in");
+    }
+
     void fusedEqualsReference_data() {
         QTest::addColumn<MixerSpec::Kind>("kind");
         QTest::addColumn<MaskSpec>("mask");
@@ -184,6 +199,8 @@ private slots:
         QCOMPARE(int(masked.size()), 9);
     }
 
+    // The throw is in the variant's code, which has its own copy of InputError's type_info: the
+    // catch here must still match it (by name).
     void refusesSsm() {
         MixerSpec ssm;
         ssm.kind = MixerSpec::Kind::Ssm;

@@ -2,6 +2,7 @@
 #include "core/backend/cpu/cpu_backend.h"
 
 #include "core/backend/cpu/cpu_device.h"
+#include "core/backend/cpu/kernel_dispatch.h"
 
 namespace attnlab {
 
@@ -13,7 +14,9 @@ public:
 
     std::string name() const override { return "cpu"; }
     const std::vector<std::unique_ptr<Device>>& devices() const override { return devices_; }
-    std::string status() const override { return "computes every request (the reference)"; }
+    std::string status() const override {
+        return "computes every request (the reference); " + kernels::cpuKernelsSummary();
+    }
     bool accelerates() const override { return false; }
     const Device* defaultDevice() const override { return devices_.front().get(); }
 

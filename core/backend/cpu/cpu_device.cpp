@@ -1,7 +1,7 @@
 // The CPU device: what this machine reports about itself, and the computation on it.
 #include "core/backend/cpu/cpu_device.h"
 
-#include "core/backend/cpu/layer_attention.h"
+#include "core/backend/cpu/kernel_dispatch.h"
 
 #include <fstream>
 #include <string>
@@ -77,11 +77,16 @@ public:
     }
 
 private:
+    // Float and double on the chosen variant of the kernels, exact here (no vector code).
     template <class T>
     static HeadResult<T> run(const HeadTask<T>& task) {
-        if (task.unmasked)
-            return attendHeadUnmasked<T>(task.mixer, task.q, task.k, task.v, task.bias);
-        return attendHead<T>(task.mixer, task.q, task.k, task.v, task.bias, task.maskCells);
+        if constexpr (std::is_floating_point_v<T>) {
+            return kernels::cpuKernels().in<T>().attendHead(task);
+        } else {
+            if (task.unmasked)
+                return attendHeadUnmasked<T>(task.mixer, task.q, task.k, task.v, task.bias);
+            return attendHead<T>(task.mixer, task.q, task.k, task.v, task.bias, task.maskCells);
+        }
     }
 };
 

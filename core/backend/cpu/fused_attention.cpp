@@ -1,12 +1,12 @@
 // The fused kernel: one task per (head, query block), each streaming over the key blocks its
-// mask row of tiles allows, with running accumulators in the tile's own scalar type.
-#include "core/backend/cpu/fused_attention.h"
-
+// mask row of tiles allows, with running accumulators in the tile's own scalar type. A source
+// of every variant of the CPU kernels (kernel_variant.h).
+#include "core/backend/cpu/kernel_variant.h"
 #include "core/backend/cpu/score_tiles.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 
-namespace attnlab::kernels {
+namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 
 namespace {
 
@@ -60,35 +60,6 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
 } // namespace
 
 template <class T>
-BlockReuse<T>::BlockReuse(std::vector<Matrix<T>> outputs, const std::vector<bool>& changedRows)
-    : outputs_(std::move(outputs)), changedBefore_(changedRows.size() + 1, 0) {
-    for (std::size_t r = 0; r < changedRows.size(); ++r)
-        changedBefore_[r + 1] = changedBefore_[r] + (changedRows[r] ? 1 : 0);
-}
-
-template <class T>
-bool BlockReuse<T>::fits(const std::vector<HeadInputs<T>>& heads, int n) const {
-    if (outputs_.size() != heads.size() || changedBefore_.size() != std::size_t(n) + 1)
-        return false;
-    for (std::size_t h = 0; h < heads.size(); ++h)
-        if (outputs_[h].rows() != n || outputs_[h].cols() != heads[h].v->cols()) return false;
-    return true;
-}
-
-template <class T>
-bool BlockReuse<T>::recomputes(const BlockClassification& grid, int block) const {
-    const long n = grid.n;
-    const long s0 = long(block) * grid.rowTile;
-    if (anyChanged(s0, std::min(n, s0 + grid.rowTile))) return true;
-    for (int kb = 0; kb < grid.tileCols; ++kb) {
-        const long t0 = long(kb) * grid.colTile;
-        if (grid.at(block, kb) != TileKind::Empty && anyChanged(t0, std::min(n, t0 + grid.colTile)))
-            return true;
-    }
-    return false;
-}
-
-template <class T>
 FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
                               const std::vector<HeadInputs<T>>& heads, KernelTiles tiles,
                               int queryRows, const BlockReuse<T>* reuse) {
@@ -132,8 +103,6 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     return result;
 }
 
-template class BlockReuse<float>;
-template class BlockReuse<double>;
 template FusedResult<float> fusedAttention<float>(const MixerSpec&, const MaskSpec&,
                                                   const std::vector<HeadInputs<float>>&,
                                                   KernelTiles, int, const BlockReuse<float>*);
@@ -141,4 +110,4 @@ template FusedResult<double> fusedAttention<double>(const MixerSpec&, const Mask
                                                     const std::vector<HeadInputs<double>>&,
                                                     KernelTiles, int, const BlockReuse<double>*);
 
-} // namespace attnlab::kernels
+} // namespace attnlab::kernels::ATTNLAB_CPU_VARIANT

@@ -1,11 +1,10 @@
-// Splitting a layer into heads for the fused kernel and concatenating the results.
-#include "core/backend/cpu/layer_attention.h"
-
-#include "core/backend/cpu/fused_attention.h"
+// Splitting a layer into heads for the fused kernel and concatenating the results. A source of
+// every variant of the CPU kernels (kernel_variant.h).
+#include "core/backend/cpu/kernel_variant.h"
 
 #include <algorithm>
 
-namespace attnlab::kernels {
+namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 
 namespace {
 constexpr int kShortSequence = 512; // up to this many keys, key blocks of 64
@@ -53,8 +52,8 @@ LayerResult<T> fusedLayerAttention(const LayerTask<T>& task) {
             outputs.push_back(reuse->attention.middleCols(h * pv, pv));
         blocks.emplace(std::move(outputs), reuse->changedRows);
     }
-    FusedResult<T> r = fusedAttention<T>(layer.mixer, layer.mask, inputs, tiles, queryRows,
-                                         blocks ? &*blocks : nullptr);
+    FusedResult<T> r = ATTNLAB_CPU_VARIANT::fusedAttention<T>(
+        layer.mixer, layer.mask, inputs, tiles, queryRows, blocks ? &*blocks : nullptr);
     LayerResult<T> result{Matrix<T>(q.rows(), v.cols()), std::move(r.allMaskedRows)};
     for (int h = 0; h < heads; ++h)
         result.attention.middleCols(h * pv, pv) = r.outputs[std::size_t(h)];
@@ -64,4 +63,4 @@ LayerResult<T> fusedLayerAttention(const LayerTask<T>& task) {
 template LayerResult<float> fusedLayerAttention<float>(const LayerTask<float>&);
 template LayerResult<double> fusedLayerAttention<double>(const LayerTask<double>&);
 
-} // namespace attnlab::kernels
+} // namespace attnlab::kernels::ATTNLAB_CPU_VARIANT

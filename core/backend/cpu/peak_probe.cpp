@@ -1,10 +1,12 @@
-// FMA peak probe: 12 independent accumulators per thread hide the FMA latency on every
-// x86-64 core with two FMA pipes; with AVX2/FMA each is an 8-lane vector. Built with the CPU
-// kernels' instruction set (ATTNLAB_ARCH), so it measures the peak they can reach.
+// FMA peak probe: 12 independent accumulators per thread hide the FMA latency on every core with
+// two FMA pipes. The chains exist for each vector width a CPU may have (AVX2/FMA and AVX-512 by
+// function target attributes: intrinsics only, no shared template code) and the widest this CPU
+// runs is measured, whatever variant of the kernels runs: the peak belongs to the machine.
 #include "core/backend/cpu/peak_probe.h"
 
 #include "core/base/parallel.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -13,8 +15,6 @@
 #include <immintrin.h>
 #endif
 
-#include <algorithm>
-
 namespace attnlab {
 
 namespace {
@@ -22,9 +22,25 @@ namespace {
 constexpr int kChains = 12;
 constexpr long kIterations = 400'000'000; // about 0.1 s per thread at 100 GFLOP/s
 
-#ifdef __FMA__
-constexpr int kLanes = 8;
-float fmaChains(long iterations, float seed) {
+// Every processor: 4-lane vectors of the compiler's vector extension (SSE2 on x86-64, NEON on
+// aarch64); a multiply and an add per lane, or their fusion where the target has it.
+using Float4 = float __attribute__((vector_size(16)));
+float chains128(long iterations, float seed) {
+    Float4 acc[kChains];
+    for (int c = 0; c < kChains; ++c)
+        acc[c] = Float4{} + (seed + float(c));
+    const Float4 a = Float4{} + 0.999999f, b = Float4{} + 1e-7f;
+    for (long i = 0; i < iterations; ++i)
+        for (int c = 0; c < kChains; ++c)
+            acc[c] = acc[c] * a + b;
+    Float4 sum = acc[0];
+    for (int c = 1; c < kChains; ++c)
+        sum += acc[c];
+    return sum[0];
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) float fmaChains256(long iterations, float seed) {
     __m256 acc[kChains];
     for (int c = 0; c < kChains; ++c)
         acc[c] = _mm256_set1_ps(seed + float(c));
@@ -35,29 +51,11 @@ float fmaChains(long iterations, float seed) {
     __m256 sum = acc[0];
     for (int c = 1; c < kChains; ++c)
         sum = _mm256_add_ps(sum, acc[c]);
-    alignas(32) float lanes[kLanes];
+    alignas(32) float lanes[8];
     _mm256_store_ps(lanes, sum);
     return lanes[0];
 }
-#else
-constexpr int kLanes = 1;
-float fmaChains(long iterations, float seed) {
-    float acc[kChains];
-    for (int c = 0; c < kChains; ++c)
-        acc[c] = seed + float(c);
-    for (long i = 0; i < iterations; ++i)
-        for (int c = 0; c < kChains; ++c)
-            acc[c] = acc[c] * 0.999999f + 1e-7f;
-    float sum = 0;
-    for (float x : acc)
-        sum += x;
-    return sum;
-}
-#endif
 
-#if defined(__x86_64__) && defined(__GNUC__)
-// The same chains on 16-lane AVX-512 vectors, compiled for that target whatever -march says,
-// and only called where the CPU has it: the peak belongs to the machine, not to the build.
 __attribute__((target("avx512f"))) float fmaChains512(long iterations, float seed) {
     __m512 acc[kChains];
     for (int c = 0; c < kChains; ++c)
@@ -72,16 +70,6 @@ __attribute__((target("avx512f"))) float fmaChains512(long iterations, float see
     alignas(64) float lanes[16];
     _mm512_store_ps(lanes, sum);
     return lanes[0];
-}
-bool hasAvx512() {
-    return __builtin_cpu_supports("avx512f");
-}
-#else
-float fmaChains512(long, float) {
-    return 0;
-}
-bool hasAvx512() {
-    return false;
 }
 #endif
 
@@ -115,11 +103,16 @@ double processCpuSeconds() {
 }
 
 PeakRate measurePeak() {
-    const PeakRate narrow = probe(fmaChains, kLanes);
-    if (!hasAvx512()) return narrow;
+#if defined(__x86_64__)
+    const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const PeakRate narrow = fma ? probe(fmaChains256, 8) : probe(chains128, 4);
+    if (!__builtin_cpu_supports("avx512f")) return narrow;
     const PeakRate wide = probe(fmaChains512, 16);
     return {std::max(narrow.gflops, wide.gflops),
             std::max(narrow.gflopsPerCpuSecond, wide.gflopsPerCpuSecond)};
+#else
+    return probe(chains128, 4);
+#endif
 }
 
 } // namespace attnlab

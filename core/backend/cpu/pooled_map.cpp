@@ -1,11 +1,11 @@
-// Blockwise max-pooling, one output cell per block, blocks spread over the CPU threads.
-#include "core/backend/cpu/pooled_map.h"
-
+// Blockwise max-pooling, one output cell per block, blocks spread over the CPU threads. A source
+// of every variant of the CPU kernels (kernel_variant.h).
+#include "core/backend/cpu/kernel_variant.h"
 #include "core/backend/cpu/score_tiles.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 
-namespace attnlab::kernels {
+namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 
 namespace {
 
@@ -139,4 +139,4 @@ ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)
 #undef ATTNLAB_INSTANTIATE
 
-} // namespace attnlab::kernels
+} // namespace attnlab::kernels::ATTNLAB_CPU_VARIANT

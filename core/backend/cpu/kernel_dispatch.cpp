@@ -1,0 +1,138 @@
+// The choice of the CPU kernels' variant, once, and the public kernels (and matrix product)
+// forwarding to it.
+#include "core/backend/cpu/kernel_dispatch.h"
+
+#include <cstdlib>
+
+namespace attnlab::kernels {
+
+// The variants cmake/CpuKernels.cmake builds: each its table, constant data read only after the
+// variant is chosen, so no instruction of a variant runs on a CPU without its instruction set.
+#ifdef ATTNLAB_CPU_DISPATCH
+namespace x86_64 {
+extern const KernelTable kernelTable;
+}
+namespace x86_64_v3 {
+extern const KernelTable kernelTable;
+}
+#else
+namespace fixed {
+extern const KernelTable kernelTable;
+}
+#endif
+
+namespace {
+
+struct Variant {
+    CpuKernelVariant about;
+    const KernelTable* table;
+};
+
+std::vector<Variant> variants() {
+#ifdef ATTNLAB_CPU_DISPATCH
+    // x86-64-v3 as the compilers define it; AVX2 implies the rest of it on every CPU that has it.
+    __builtin_cpu_init();
+    const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    return {{{"x86-64", "SSE2", true}, &x86_64::kernelTable},
+            {{"x86-64-v3", "AVX2+FMA", v3}, &x86_64_v3::kernelTable}};
+#else
+    return {{{ATTNLAB_CPU_FIXED_NAME, "fixed at build time", true}, &fixed::kernelTable}};
+#endif
+}
+
+struct Choice {
+    Variant variant;
+    std::string summary;
+};
+
+Choice choose() {
+    const std::vector<Variant> all = variants();
+    Choice c{all.front(), ""};
+    std::string names;
+    for (const Variant& v : all) {
+        if (v.about.runs) c.variant = v;
+        names += (names.empty() ? "" : ", ") + v.about.name;
+    }
+    std::string how = all.size() > 1 ? "chosen at run time" : "the only variant built";
+    if (const char* forced = std::getenv("ATTNLAB_CPU_PATH"); forced && *forced) {
+        how = std::string("ATTNLAB_CPU_PATH=") + forced + " ignored: not a variant this CPU runs";
+        for (const Variant& v : all)
+            if (v.about.runs && v.about.name == forced) {
+                c.variant = v;
+                how = "forced by ATTNLAB_CPU_PATH";
+            }
+    }
+    c.summary = "kernels " + c.variant.about.name + " (" + c.variant.about.instructions + "), " +
+                how + "; variants: " + names;
+    return c;
+}
+
+const Choice& choice() {
+    static const Choice c = choose();
+    return c;
+}
+
+} // namespace
+
+std::vector<CpuKernelVariant> cpuKernelVariants() {
+    std::vector<CpuKernelVariant> result;
+    for (const Variant& v : variants())
+        result.push_back(v.about);
+    return result;
+}
+
+const CpuKernelVariant& chosenCpuKernels() {
+    return choice().variant.about;
+}
+
+std::string cpuKernelsSummary() {
+    return choice().summary;
+}
+
+const KernelTable& cpuKernels() {
+    return *choice().variant.table;
+}
+
+template <class T>
+FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
+                              const std::vector<HeadInputs<T>>& heads, KernelTiles tiles,
+                              int queryRows, const BlockReuse<T>* reuse) {
+    return cpuKernels().in<T>().fusedAttention(mixer, mask, heads, tiles, queryRows, reuse);
+}
+
+template <class T>
+LayerResult<T> fusedLayerAttention(const LayerTask<T>& task) {
+    return cpuKernels().in<T>().fusedLayerAttention(task);
+}
+
+template <class T>
+Matrix<T> maxPool(const Matrix<T>& map, int maxRows, int maxCols, PoolBy by) {
+    return cpuKernels().in<T>().maxPool(map, maxRows, maxCols, by);
+}
+
+template <class T>
+Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const HeadInputs<T>& head,
+                        int maxRows, int maxCols) {
+    return cpuKernels().in<T>().pooledWeights(mixer, mask, head, maxRows, maxCols);
+}
+
+template <class T>
+Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
+    return cpuKernels().in<T>().product(a, b);
+}
+
+#define ATTNLAB_INSTANTIATE(T)                                                                     \
+    template FusedResult<T> fusedAttention<T>(const MixerSpec&, const MaskSpec&,                   \
+                                              const std::vector<HeadInputs<T>>&, KernelTiles, int, \
+                                              const BlockReuse<T>*);                               \
+    template LayerResult<T> fusedLayerAttention<T>(const LayerTask<T>&);                           \
+    template Matrix<T> maxPool<T>(const Matrix<T>&, int, int, PoolBy);                             \
+    template Matrix<T> pooledWeights<T>(const MixerSpec&, const MaskSpec&, const HeadInputs<T>&,   \
+                                        int, int);                                                 \
+    template Matrix<T> product<T>(const MatrixView<T>&, const MatrixView<T>&);
+ATTNLAB_INSTANTIATE(float)
+ATTNLAB_INSTANTIATE(double)
+#undef ATTNLAB_INSTANTIATE
+
+} // namespace attnlab::kernels

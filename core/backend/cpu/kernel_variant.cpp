@@ -1,0 +1,33 @@
+// The table of one variant of the CPU kernels, the CPU device's one head (the reference mixer,
+// core/spec/mixer.cpp, compiled into every variant) and the matrix product.
+#include "core/backend/cpu/kernel_variant.h"
+
+namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
+
+namespace {
+
+template <class T>
+HeadResult<T> attendHead(const HeadTask<T>& task) {
+    if (task.unmasked)
+        return attnlab::attendHeadUnmasked<T>(task.mixer, task.q, task.k, task.v, task.bias);
+    return attnlab::attendHead<T>(task.mixer, task.q, task.k, task.v, task.bias, task.maskCells);
+}
+
+template <class T>
+Matrix<T> multiply(const MatrixView<T>& a, const MatrixView<T>& b) {
+    return a * b;
+}
+
+template <class T>
+constexpr KernelsIn<T> kernelsIn{.fusedAttention = &fusedAttention<T>,
+                                 .fusedLayerAttention = &fusedLayerAttention<T>,
+                                 .maxPool = &maxPool<T>,
+                                 .pooledWeights = &pooledWeights<T>,
+                                 .attendHead = &attendHead<T>,
+                                 .product = &multiply<T>};
+
+} // namespace
+
+constinit const KernelTable kernelTable{.float32 = kernelsIn<float>, .float64 = kernelsIn<double>};
+
+} // namespace attnlab::kernels::ATTNLAB_CPU_VARIANT
