@@ -5,9 +5,9 @@
 // their derivative is that of y = A·V.
 #include "core/model/backward.h"
 
-#include "core/base/parallel.h"
-
 #include "core/base/error.h"
+#include "core/base/parallel.h"
+#include "core/model/matrix_times.h"
 #include "core/spec/mask.h"
 
 namespace attnlab {
@@ -118,10 +118,10 @@ LayerCache<T> recompute(const Model<T>& model, std::size_t index, const Matrix<T
     LayerCache<T> cache;
     Matrix<T> h = x;
     if (w.ffn) {
-        cache.pre = x * *w.ffn;
+        cache.pre = times<T>(x, *w.ffn);
         h = cache.pre.unaryExpr([](const T& e) { return relu(e); });
     }
-    const Matrix<T> q = h * w.wq, k = h * w.wk, v = h * w.wv;
+    const Matrix<T> q = times<T>(h, w.wq), k = times<T>(h, w.wk), v = times<T>(h, w.wv);
     try {
         cache.mask = buildMask(layer.mask, n);
     } catch (const InputError& e) {
@@ -143,9 +143,9 @@ LayerCache<T> recompute(const Model<T>& model, std::size_t index, const Matrix<T
         if (ssm) {
             const Matrix<T> ones = Matrix<T>::Ones(n, 1);
             hc.decay = ssmWeights(layer.mixer, ones, ones);
-            hc.weights = hc.decay.cwiseProduct(Matrix<T>(hc.q * hc.k.transpose()));
+            hc.weights = hc.decay.cwiseProduct(times<T>(hc.q, hc.k.transpose()));
         } else {
-            hc.scores = cache.scale * (hc.q * hc.k.transpose());
+            hc.scores = cache.scale * times<T>(hc.q, hc.k.transpose());
             if (pos.kind == PositionalSpec::Kind::Alibi)
                 hc.scores += alibiBias<T>(pos, n, head, heads);
             hc.weights = mixWeights(layer.mixer, hc.scores, cache.mask);
@@ -171,22 +171,22 @@ Matrix<T> layerBackward(const Model<T>& model, std::size_t index, const LayerCac
     const LayerSpec& layer = model.spec().layers[index];
     const LayerWeights<T>& w = model.weights(index);
     const PositionalSpec& pos = model.spec().positional;
-    const Matrix<T> dconcat = w.wo ? Matrix<T>(dy * w.wo->transpose()) : dy;
+    const Matrix<T> dconcat = w.wo ? times<T>(dy, w.wo->transpose()) : dy;
     const auto n = dy.rows(), p = w.wq.cols() / layer.heads, pv = w.wv.cols() / layer.heads;
     Matrix<T> dq(n, w.wq.cols()), dk(n, w.wk.cols()), dv(n, w.wv.cols());
     for (int head = 0; head < layer.heads; ++head) {
         const HeadCache<T>& hc = cache.heads[std::size_t(head)];
         const Matrix<T> dout = dconcat.middleCols(head * pv, pv);
-        const Matrix<T> dA = dout * hc.v.transpose();
+        const Matrix<T> dA = times<T>(dout, hc.v.transpose());
         Matrix<T> dqh, dkh;
         if (layer.mixer.kind == Kind::Ssm) {
             const Matrix<T> dP = dA.cwiseProduct(hc.decay);
-            dqh = dP * hc.k;
-            dkh = dP.transpose() * hc.q;
+            dqh = times<T>(dP, hc.k);
+            dkh = times<T>(dP.transpose(), hc.q);
         } else {
             const Matrix<T> dS = scoresGradient(layer.mixer.kind, hc, cache.mask, dA);
-            dqh = cache.scale * (dS * hc.k);
-            dkh = cache.scale * (dS.transpose() * hc.q);
+            dqh = cache.scale * times<T>(dS, hc.k);
+            dkh = cache.scale * times<T>(dS.transpose(), hc.q);
         }
         if (pos.kind == PositionalSpec::Kind::Rope) {
             applyRope(dqh, offset, pos.base, true);
@@ -194,10 +194,11 @@ Matrix<T> layerBackward(const Model<T>& model, std::size_t index, const LayerCac
         }
         dq.middleCols(head * p, p) = dqh;
         dk.middleCols(head * p, p) = dkh;
-        dv.middleCols(head * pv, pv) = hc.weights.transpose() * dout;
+        dv.middleCols(head * pv, pv) = times<T>(hc.weights.transpose(), dout);
     }
-    Matrix<T> dh = dq * w.wq.transpose() + dk * w.wk.transpose() + dv * w.wv.transpose();
-    Matrix<T> dx = w.ffn ? Matrix<T>(reluGate(cache.pre, dh) * w.ffn->transpose()) : dh;
+    Matrix<T> dh = times<T>(dq, w.wq.transpose()) + times<T>(dk, w.wk.transpose()) +
+                   times<T>(dv, w.wv.transpose());
+    Matrix<T> dx = w.ffn ? times<T>(reluGate(cache.pre, dh), w.ffn->transpose()) : dh;
     if (layer.residual) dx += dy;
     return dx;
 }
@@ -209,8 +210,8 @@ Matrix<T> layerTangent(const Model<T>& model, std::size_t index, const LayerCach
     const LayerSpec& layer = model.spec().layers[index];
     const LayerWeights<T>& w = model.weights(index);
     const PositionalSpec& pos = model.spec().positional;
-    const Matrix<T> dh = w.ffn ? reluGate(cache.pre, Matrix<T>(dx * *w.ffn)) : dx;
-    const Matrix<T> dq = dh * w.wq, dk = dh * w.wk, dv = dh * w.wv;
+    const Matrix<T> dh = w.ffn ? reluGate(cache.pre, times<T>(dx, *w.ffn)) : dx;
+    const Matrix<T> dq = times<T>(dh, w.wq), dk = times<T>(dh, w.wk), dv = times<T>(dh, w.wv);
     const auto n = dx.rows(), p = dq.cols() / layer.heads, pv = dv.cols() / layer.heads;
     Matrix<T> dconcat(n, dv.cols());
     for (int head = 0; head < layer.heads; ++head) {
@@ -220,15 +221,15 @@ Matrix<T> layerTangent(const Model<T>& model, std::size_t index, const LayerCach
             applyRope(dqh, offset, pos.base);
             applyRope(dkh, offset, pos.base);
         }
-        const Matrix<T> dP = dqh * hc.k.transpose() + hc.q * dkh.transpose();
+        const Matrix<T> dP = times<T>(dqh, hc.k.transpose()) + times<T>(hc.q, dkh.transpose());
         const Matrix<T> dA =
             layer.mixer.kind == Kind::Ssm
                 ? Matrix<T>(hc.decay.cwiseProduct(dP))
                 : weightsTangent(layer.mixer.kind, hc, cache.mask, Matrix<T>(cache.scale * dP));
         const Matrix<T> dvh = dv.middleCols(head * pv, pv);
-        dconcat.middleCols(head * pv, pv) = dA * hc.v + hc.weights * dvh;
+        dconcat.middleCols(head * pv, pv) = times<T>(dA, hc.v) + times<T>(hc.weights, dvh);
     }
-    Matrix<T> dy = w.wo ? Matrix<T>(dconcat * *w.wo) : dconcat;
+    Matrix<T> dy = w.wo ? times<T>(dconcat, *w.wo) : dconcat;
     if (layer.residual) dy += dx;
     return dy;
 }

@@ -1,9 +1,9 @@
 // Building a model's weights and running its forward pass.
 #include "core/model/model.h"
 
-#include "core/backend/cpu/matrix_product.h"
 #include "core/backend/registry.h"
 #include "core/base/error.h"
+#include "core/model/matrix_times.h"
 
 namespace attnlab {
 
@@ -158,15 +158,6 @@ Matrix<T> stackRows(const std::vector<Matrix<T>>& xs) {
 std::pair<Eigen::Index, Eigen::Index> partBlock(Eigen::Index total, int parts, int part) {
     const Eigen::Index first = total * part / parts, next = total * (part + 1) / parts;
     return {first, next - first};
-}
-
-// a·b; in float and double on the CPU kernels' instruction set (matrix_product.h).
-template <class T, class A, class B>
-Matrix<T> times(const A& a, const B& b) {
-    if constexpr (std::is_floating_point_v<T>)
-        return kernels::product<T>(a, b);
-    else
-        return a * b;
 }
 
 // a·b with b's columns split into `parts` blocks, each block's product computed on its own
