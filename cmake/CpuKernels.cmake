@@ -13,8 +13,14 @@
 # declares namespace std visibility("default"), so std:: instantiations would stay global.)
 # The test core.cpu_kernels checks the objects (tests/core/check_cpu_kernels.cmake).
 
-# GNU ld for the merge: lld (what CMake finds as CMAKE_LINKER for clang) cannot dissolve groups.
-find_program(ATTNLAB_GNU_LD NAMES ld.bfd ld REQUIRED)
+# GNU ld for the merge: the toolchain's own (a cross linker when cross-compiling), except lld
+# (what CMake finds as CMAKE_LINKER for clang), which cannot dissolve groups.
+get_filename_component(linker_name "${CMAKE_LINKER}" NAME)
+if(CMAKE_LINKER AND NOT linker_name MATCHES "lld")
+  set(ATTNLAB_GNU_LD ${CMAKE_LINKER})
+else()
+  find_program(ATTNLAB_GNU_LD NAMES ld.bfd ld REQUIRED)
+endif()
 
 if(NOT ATTNLAB_ARCH AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(ATTNLAB_CPU_DISPATCH ON)

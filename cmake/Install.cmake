@@ -59,7 +59,7 @@ if(ATTNLAB_BUILD_UI)
 endif()
 
 find_program(ATTNLAB_HELP2MAN help2man)
-if(ATTNLAB_HELP2MAN)
+if(ATTNLAB_HELP2MAN AND NOT CMAKE_CROSSCOMPILING) # help2man runs the programs it documents
   # attnlab_man_page(<target> [SUBCOMMANDS a,b,...]): resources/man/<target>.h2m holds NAME.
   function(attnlab_man_page target)
     cmake_parse_arguments(ARG "" "SUBCOMMANDS" "" ${ARGN})
@@ -80,6 +80,8 @@ if(ATTNLAB_HELP2MAN)
     attnlab_man_page(attnlab)
   endif()
   message(STATUS "AttnLab man pages: ON (${ATTNLAB_HELP2MAN})")
+elseif(CMAKE_CROSSCOMPILING)
+  message(STATUS "AttnLab man pages: OFF: cross-compiling (help2man runs the programs)")
 else()
   message(STATUS "AttnLab man pages: OFF: no help2man found (Debian: help2man)")
 endif()

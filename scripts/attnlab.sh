@@ -105,6 +105,10 @@ if [ "$mode" = test ]; then
     timed "the sanitizer build and its tests" sanitizer_build_and_tests
     echo "== short fuzz runs"
     timed "the fuzz runs" bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
+    # In CI only (it adds the arm64 architecture to dpkg): the core and CLI built for aarch64.
+    if [ "${CI:-}" = true ]; then
+        timed "the aarch64 cross build" bash "$root/scripts/aarch64-check.sh" "$root/build-aarch64"
+    fi
     echo "== every test passed; $((SECONDS / 60)) min $((SECONDS % 60)) s in all"
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     echo "== opening the explorer on ${2:-its default scenario}"
