@@ -77,9 +77,8 @@ MainWindow::MainWindow(QWidget* parent)
     notes_->setOpenLinks(false); // references to docs/ open the help window
     connect(properties_, &PropertyPanel::helpRequested, this,
             [this](const QString& target) { showHelp(target); });
-    connect(notes_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-        showHelp(url.path().section('/', -1) + (url.hasFragment() ? "#" + url.fragment() : ""));
-    });
+    connect(notes_, &QTextBrowser::anchorClicked, this,
+            [this](const QUrl& url) { showHelp(docTarget(url)); });
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(properties_);
     right->addWidget(notes_);

@@ -22,6 +22,10 @@ QUrl docUrl(const QString& target) {
     return QUrl("qrc:/docs/" + path);
 }
 
+QString docTarget(const QUrl& url) {
+    return url.path().section('/', -1) + (url.hasFragment() ? "#" + url.fragment() : "");
+}
+
 QString linkDocReferences(const QString& html,
                           const std::function<QString(const QString&)>& textFor) {
     static const QRegularExpression reference(R"(docs/[A-Za-z0-9_-]+\.md(#[A-Za-z0-9_-]+)?)");

@@ -18,6 +18,8 @@ QString headingSlug(const QString& heading);
 /// The resource URL of `target`, a document of docs/ with an optional slug
 /// ("properties.md#21-permutation-equivariance", or with a leading "docs/").
 QUrl docUrl(const QString& target);
+/// The target a docUrl (or a link resolved against one) names: "properties.md#21-...".
+QString docTarget(const QUrl& url);
 
 /// `html` (already escaped) with every `docs/NAME.md` or `docs/NAME.md#SLUG` made a link whose
 /// URL is docUrl's. The link reads `textFor(reference)` when that is not empty (a heading's

@@ -33,20 +33,42 @@ namespace {
 // The documents, in the order a reader meets them.
 const char* const kDocuments[] = {"user-guide.md", "properties.md", "scenario-format.md", "cli.md"};
 
-QString markdownOf(const QString& document) {
+struct Heading {
+    int level;
+    QString title, slug;
+};
+
+// The headings of a shipped document, parsed once: the documents are resources and never
+// change. Empty for a document that is not shipped.
+const QList<Heading>& headingsOf(const QString& document) {
+    static QHash<QString, QList<Heading>> parsed;
+    auto it = parsed.constFind(document);
+    if (it != parsed.constEnd()) return *it;
+    QList<Heading> headings;
     QFile file(":/docs/" + document);
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    if (file.open(QIODevice::ReadOnly)) {
+        QTextDocument doc;
+        doc.setMarkdown(QString::fromUtf8(file.readAll()));
+        for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+            if (const int level = b.blockFormat().headingLevel(); level > 0)
+                headings.push_back({level, b.text(), headingSlug(b.text())});
+    }
+    return *parsed.insert(document, headings);
 }
 
-// The block of the heading with this slug, or an invalid block.
+// The heading `target` names, or nullptr (also for a target without a slug).
+const Heading* headingOf(const QString& target) {
+    const QUrl url = docUrl(target);
+    for (const Heading& h : headingsOf(url.path().section('/', -1)))
+        if (url.hasFragment() && h.slug == url.fragment()) return &h;
+    return nullptr;
+}
+
+// The block of the shown document's heading with this slug, or an invalid block.
 QTextBlock headingBlock(const QTextDocument& doc, const QString& slug) {
     for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
         if (b.blockFormat().headingLevel() > 0 && headingSlug(b.text()) == slug) return b;
     return {};
-}
-
-QString documentName(const QUrl& url) {
-    return url.path().section('/', -1);
 }
 
 } // namespace
@@ -69,24 +91,20 @@ HelpWindow::HelpWindow(QWidget* parent)
 
     contents_->setHeaderHidden(true);
     for (const char* name : kDocuments) {
-        QTextDocument doc;
-        doc.setMarkdown(markdownOf(name));
         QTreeWidgetItem* top = nullptr;
         QTreeWidgetItem* section = nullptr;
-        for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
-            const int level = b.blockFormat().headingLevel();
-            if (level < 1 || level > 3) continue;
-            const QString target = QString(name) + (level == 1 ? "" : "#" + headingSlug(b.text()));
-            if (level == 1 && !top) {
-                top = new QTreeWidgetItem(contents_, {b.text()});
-                top->setData(0, Qt::UserRole, target);
-                continue;
+        for (const Heading& h : headingsOf(name)) {
+            if (h.level > 3 || (h.level > 1 && !top)) continue;
+            const QString target = QString(name) + (h.level == 1 ? "" : "#" + h.slug);
+            QTreeWidgetItem* item = nullptr;
+            if (h.level == 1) {
+                if (top) continue; // one title per document
+                item = top = new QTreeWidgetItem(contents_, {h.title});
+            } else {
+                item = new QTreeWidgetItem(h.level == 3 && section ? section : top, {h.title});
+                if (h.level == 2) section = item;
             }
-            if (!top) continue;
-            QTreeWidgetItem* parentItem = level == 3 && section ? section : top;
-            auto* item = new QTreeWidgetItem(parentItem, {b.text()});
             item->setData(0, Qt::UserRole, target);
-            if (level == 2) section = item;
         }
     }
     connect(contents_, &QTreeWidget::itemActivated, this,
@@ -139,34 +157,19 @@ HelpWindow::HelpWindow(QWidget* parent)
 
 bool HelpWindow::hasTarget(const QString& target) {
     const QUrl url = docUrl(target);
-    const QString markdown = markdownOf(documentName(url));
-    if (markdown.isEmpty()) return false;
-    if (!url.hasFragment()) return true;
-    QTextDocument doc;
-    doc.setMarkdown(markdown);
-    return headingBlock(doc, url.fragment()).isValid();
+    return url.hasFragment() ? headingOf(target) != nullptr
+                             : QFile::exists(":/docs/" + url.path().section('/', -1));
 }
 
 QString HelpWindow::headingTitle(const QString& target) {
-    const QUrl url = docUrl(target);
-    QTextDocument doc;
-    doc.setMarkdown(markdownOf(documentName(url)));
-    return headingBlock(doc, url.fragment()).text();
+    const Heading* h = headingOf(target);
+    return h ? h->title : QString();
 }
 
 QString HelpWindow::sectionTarget(const QString& document, const QString& number) {
-    static QHash<QString, QString> found; // the documents are resources: they never change
-    const QString key = document + "§" + number;
-    if (auto it = found.constFind(key); it != found.constEnd()) return *it;
-    QString& target = found[key];
-    QTextDocument doc;
-    doc.setMarkdown(markdownOf(document));
-    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
-        if (b.blockFormat().headingLevel() > 0 && b.text().startsWith(number + " ")) {
-            target = document + "#" + headingSlug(b.text());
-            break;
-        }
-    return target;
+    for (const Heading& h : headingsOf(document))
+        if (h.title.startsWith(number + " ")) return document + "#" + h.slug;
+    return {};
 }
 
 bool HelpWindow::open(const QString& target) {
@@ -174,12 +177,11 @@ bool HelpWindow::open(const QString& target) {
 }
 
 QString HelpWindow::currentDocument() const {
-    return documentName(current_);
+    return current_.path().section('/', -1);
 }
 
 bool HelpWindow::go(const QUrl& url, bool remember) {
-    if (!hasTarget(url.path().section('/', -1) + (url.hasFragment() ? "#" + url.fragment() : "")))
-        return false;
+    if (!hasTarget(docTarget(url))) return false;
     if (remember && current_.isValid() && url != current_) {
         backStack_.push_back(current_);
         forwardStack_.clear();
@@ -201,7 +203,7 @@ bool HelpWindow::go(const QUrl& url, bool remember) {
 
 // The contents entry of what is shown, selected and made visible.
 void HelpWindow::showInContents() {
-    const QString target = currentDocument() + (heading_.isEmpty() ? "" : "#" + heading_);
+    const QString target = docTarget(current_);
     for (QTreeWidgetItemIterator it(contents_); *it; ++it)
         if ((*it)->data(0, Qt::UserRole).toString() == target) {
             contents_->setCurrentItem(*it);

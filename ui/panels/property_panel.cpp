@@ -94,10 +94,8 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     tree_->setUniformRowHeights(true); // one line per property: no per-row height on each verdict
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     details_->setOpenLinks(false);
-    connect(details_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-        emit helpRequested(url.path().section('/', -1) +
-                           (url.hasFragment() ? "#" + url.fragment() : ""));
-    });
+    connect(details_, &QTextBrowser::anchorClicked, this,
+            [this](const QUrl& url) { emit helpRequested(docTarget(url)); });
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
     progressRow->addWidget(cancel_);
