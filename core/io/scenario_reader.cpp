@@ -1,6 +1,7 @@
 // Reading scenario files: strict, every error names its JSON path.
 #include "core/io/scenario_reader.h"
 
+#include "core/base/enum_names.h"
 #include "core/base/error.h"
 #include "core/io/json_reader.h"
 #include "core/io/preset_texts.h"
@@ -36,6 +37,54 @@ MatrixSpec readMatrixSpec(const JsonReader& r) {
                                   spec.has("scale") ? spec.at("scale").number() : Rational(1));
     }
     return MatrixSpec::given(r.matrix());
+}
+
+// A row vector (a bias or a norm's weight): a flat array of numbers, or a matrix spec.
+MatrixSpec readRow(const JsonReader& r) {
+    if (!r.isArray() || r.size() == 0 || r.at(std::size_t(0)).isArray()) return readMatrixSpec(r);
+    Matrix<Rational> row(1, Eigen::Index(r.size()));
+    for (std::size_t i = 0; i < r.size(); ++i)
+        row(0, Eigen::Index(i)) = r.at(i).number();
+    return MatrixSpec::given(std::move(row));
+}
+
+NormSpec readNorm(const JsonReader& r) {
+    r.expectObject({"kind", "weight", "bias", "eps"});
+    NormSpec norm;
+    const std::string kind = r.at("kind").string();
+    const auto parsed = valueOf<NormSpec::Kind>(kNormKindNames, kind);
+    if (!parsed) r.at("kind").fail("unknown norm '" + kind + "' (layernorm, rmsnorm)");
+    norm.kind = *parsed;
+    if (r.has("weight")) norm.weight = readRow(r.at("weight"));
+    if (r.has("bias")) {
+        if (norm.kind == NormSpec::Kind::RmsNorm) r.at("bias").fail("rmsnorm has no bias");
+        norm.bias = readRow(r.at("bias"));
+    }
+    if (r.has("eps")) {
+        norm.eps = toDouble(r.at("eps").number());
+        if (!(norm.eps > 0 && norm.eps < 1)) r.at("eps").fail("must be in (0, 1)");
+    }
+    return norm;
+}
+
+MlpSpec readMlp(const JsonReader& r) {
+    r.expectObject({"activation", "up", "gate", "down", "up_bias", "gate_bias", "down_bias"});
+    MlpSpec mlp;
+    const std::string name = r.at("activation").string();
+    const auto activation = valueOf<MlpSpec::Activation>(kActivationNames, name);
+    if (!activation)
+        r.at("activation").fail("unknown activation '" + name + "' (relu, gelu, gelu_tanh, silu)");
+    mlp.activation = *activation;
+    mlp.up = readMatrixSpec(r.at("up"));
+    mlp.down = readMatrixSpec(r.at("down"));
+    if (r.has("gate")) mlp.gate = readMatrixSpec(r.at("gate"));
+    if (r.has("up_bias")) mlp.upBias = readRow(r.at("up_bias"));
+    if (r.has("gate_bias")) {
+        if (!mlp.gate) r.at("gate_bias").fail("needs a gate");
+        mlp.gateBias = readRow(r.at("gate_bias"));
+    }
+    if (r.has("down_bias")) mlp.downBias = readRow(r.at("down_bias"));
+    return mlp;
 }
 
 TokenSpec readTokens(const JsonReader& r) {
@@ -175,8 +224,26 @@ MixerSpec readMixer(const JsonReader& r) {
 }
 
 LayerSpec readLayer(const JsonReader& r) {
-    r.expectObject({"ffn", "wq", "wk", "wv", "wo", "heads", "mixer", "mask", "residual"});
+    r.expectObject({"ffn", "wq", "wk", "wv", "wo", "bq", "bk", "bv", "bo", "heads", "kv_heads",
+                    "mixer", "mask", "residual", "norm", "attention_norm", "mlp_norm", "mlp",
+                    "parallel_residual"});
     LayerSpec layer;
+    const std::pair<const char*, std::optional<MatrixSpec>*> biases[] = {
+        {"bq", &layer.bq}, {"bk", &layer.bk}, {"bv", &layer.bv}, {"bo", &layer.bo}};
+    for (const auto& [key, bias] : biases)
+        if (r.has(key)) *bias = readRow(r.at(key));
+    if (r.has("kv_heads")) layer.kvHeads = int(r.at("kv_heads").integer(1, 1024));
+    if (r.has("norm")) {
+        const std::string placement = r.at("norm").string();
+        if (placement != "pre" && placement != "post")
+            r.at("norm").fail("must be \"pre\" or \"post\"");
+        layer.normPlacement =
+            placement == "pre" ? LayerSpec::NormPlacement::Pre : LayerSpec::NormPlacement::Post;
+    }
+    if (r.has("attention_norm")) layer.attentionNorm = readNorm(r.at("attention_norm"));
+    if (r.has("mlp_norm")) layer.mlpNorm = readNorm(r.at("mlp_norm"));
+    if (r.has("mlp")) layer.mlp = readMlp(r.at("mlp"));
+    if (r.has("parallel_residual")) layer.parallelResidual = r.at("parallel_residual").boolean();
     if (r.has("ffn")) layer.ffn = readMatrixSpec(r.at("ffn"));
     if (r.has("wq")) layer.wq = readMatrixSpec(r.at("wq"));
     if (r.has("wk")) layer.wk = readMatrixSpec(r.at("wk"));
@@ -187,6 +254,37 @@ LayerSpec readLayer(const JsonReader& r) {
     if (r.has("mask")) layer.mask = readMask(r.at("mask"));
     if (r.has("residual")) layer.residual = r.at("residual").boolean();
     return layer;
+}
+
+// Hugging Face's `rope_scaling`, with its key names.
+RopeScaling readRopeScaling(const JsonReader& r) {
+    r.expectObject({"type", "factor", "low_freq_factor", "high_freq_factor",
+                    "original_max_position_embeddings"});
+    RopeScaling scaling;
+    const std::string type = r.at("type").string();
+    if (type == "linear") {
+        r.expectObject({"type", "factor"});
+        scaling.kind = RopeScaling::Kind::Linear;
+    } else if (type == "llama3") {
+        scaling.kind = RopeScaling::Kind::Llama3;
+    } else {
+        r.at("type").fail("unknown RoPE scaling '" + type + "' (linear, llama3)");
+    }
+    const auto positive = [&](const char* key, double& out) {
+        out = toDouble(r.at(key).number());
+        if (!(out > 0)) r.at(key).fail("must be positive");
+    };
+    const auto optionalPositive = [&](const char* key, double& out) {
+        if (r.has(key)) positive(key, out);
+    };
+    positive("factor", scaling.factor);
+    optionalPositive("low_freq_factor", scaling.lowFrequencyFactor);
+    optionalPositive("high_freq_factor", scaling.highFrequencyFactor);
+    optionalPositive("original_max_position_embeddings", scaling.originalContext);
+    if (scaling.kind == RopeScaling::Kind::Llama3 &&
+        !(scaling.highFrequencyFactor > scaling.lowFrequencyFactor))
+        r.fail("high_freq_factor must exceed low_freq_factor");
+    return scaling;
 }
 
 PositionalSpec readPositional(const JsonReader& r) {
@@ -208,15 +306,27 @@ PositionalSpec readPositional(const JsonReader& r) {
             p.seed = static_cast<std::uint64_t>(r.at("seed").integer(0, kMaxSeed));
         else {
             p.seeded = false;
-            p.table = r.at("table").matrix();
+            p.table = MatrixSpec::given(r.at("table").matrix());
         }
     } else if (kind == "rope") {
-        r.expectObject({"kind", "offset", "base"});
+        r.expectObject({"kind", "offset", "base", "style", "rotary_dim", "scaling"});
         p.kind = PositionalSpec::Kind::Rope;
         if (r.has("base")) {
             p.base = toDouble(r.at("base").number());
             if (!isValidRopeBase(p.base)) r.at("base").fail("must be greater than 1");
         }
+        if (r.has("style")) {
+            const std::string style = r.at("style").string();
+            if (style != "interleaved" && style != "half")
+                r.at("style").fail("must be \"interleaved\" or \"half\"");
+            p.style = style == "half" ? PositionalSpec::RopeStyle::Half
+                                      : PositionalSpec::RopeStyle::Interleaved;
+        }
+        if (r.has("rotary_dim")) {
+            p.rotaryDim = int(r.at("rotary_dim").integer(2, 1 << 14));
+            if (p.rotaryDim % 2 != 0) r.at("rotary_dim").fail("must be even (pairs rotate)");
+        }
+        if (r.has("scaling")) p.scaling = readRopeScaling(r.at("scaling"));
     } else if (kind == "alibi") {
         r.expectObject({"kind", "offset", "slopes", "causal"});
         p.kind = PositionalSpec::Kind::Alibi;
@@ -287,7 +397,7 @@ Scenario parseScenario(std::string_view text) {
     }
     const JsonReader r(doc, "");
     r.expectObject({"format", "version", "name", "notes", "precision", "tokens", "positional",
-                    "layers", "permutation", "checks", "batch"});
+                    "layers", "embedding_norm", "final_norm", "permutation", "checks", "batch"});
     if (r.at("format").string() != "attnlab-scenario")
         r.at("format").fail("must be \"attnlab-scenario\"");
     if (r.at("version").integer(0, 1 << 20) != 1)
@@ -309,6 +419,8 @@ Scenario parseScenario(std::string_view text) {
     if (layers.size() == 0) layers.fail("must be a non-empty array of layers");
     for (std::size_t i = 0; i < layers.size(); ++i)
         s.model.layers.push_back(readLayer(layers.at(i)));
+    if (r.has("embedding_norm")) s.model.embeddingNorm = readNorm(r.at("embedding_norm"));
+    if (r.has("final_norm")) s.model.finalNorm = readNorm(r.at("final_norm"));
     if (r.has("permutation")) s.permutation = readPermutation(r.at("permutation"));
     if (r.has("checks")) {
         const JsonReader checks = r.at("checks");

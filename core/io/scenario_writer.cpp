@@ -33,8 +33,38 @@ json matrixSpecJson(const MatrixSpec& m) {
     }
     case MatrixSpec::Kind::Values:
         return matrixJson(m.values);
+    case MatrixSpec::Kind::Tensor: // a checkpoint's scenario refers to the checkpoint instead
+        throw InputError("a checkpoint's tensor " + m.tensor.name + " cannot be written inline");
     }
     return nullptr;
+}
+
+// A row vector as a flat array (the form readRow reads back), else as its matrix spec.
+json rowJson(const MatrixSpec& m) {
+    if (m.kind != MatrixSpec::Kind::Values || m.values.rows() != 1) return matrixSpecJson(m);
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.values.cols(); ++j)
+        row.push_back(rationalJson(m.values(0, j)));
+    return row;
+}
+
+json normJson(const NormSpec& n) {
+    json j = {{"kind", nameOf<NormSpec::Kind>(kNormKindNames, n.kind)}};
+    if (n.weight) j["weight"] = rowJson(*n.weight);
+    if (n.bias) j["bias"] = rowJson(*n.bias);
+    if (n.eps != NormSpec{}.eps) j["eps"] = n.eps;
+    return j;
+}
+
+json mlpJson(const MlpSpec& m) {
+    json j = {{"activation", nameOf<MlpSpec::Activation>(kActivationNames, m.activation)},
+              {"up", matrixSpecJson(m.up)},
+              {"down", matrixSpecJson(m.down)}};
+    if (m.gate) j["gate"] = matrixSpecJson(*m.gate);
+    if (m.upBias) j["up_bias"] = rowJson(*m.upBias);
+    if (m.gateBias) j["gate_bias"] = rowJson(*m.gateBias);
+    if (m.downBias) j["down_bias"] = rowJson(*m.downBias);
+    return j;
 }
 
 json tokensJson(const TokenSpec& t) {
@@ -117,10 +147,20 @@ json layerJson(const LayerSpec& l) {
     j["wk"] = matrixSpecJson(l.wk);
     j["wv"] = matrixSpecJson(l.wv);
     if (l.wo) j["wo"] = matrixSpecJson(*l.wo);
+    const std::pair<const char*, const std::optional<MatrixSpec>*> biases[] = {
+        {"bq", &l.bq}, {"bk", &l.bk}, {"bv", &l.bv}, {"bo", &l.bo}};
+    for (const auto& [key, bias] : biases)
+        if (*bias) j[key] = rowJson(**bias);
     if (l.heads != 1) j["heads"] = l.heads;
+    if (l.kvHeads > 0) j["kv_heads"] = l.kvHeads;
     j["mixer"] = mixerJson(l.mixer);
     j["mask"] = maskJson(l.mask);
     if (l.residual) j["residual"] = true;
+    if (l.normPlacement == LayerSpec::NormPlacement::Post) j["norm"] = "post";
+    if (l.attentionNorm) j["attention_norm"] = normJson(*l.attentionNorm);
+    if (l.mlpNorm) j["mlp_norm"] = normJson(*l.mlpNorm);
+    if (l.mlp) j["mlp"] = mlpJson(*l.mlp);
+    if (l.parallelResidual) j["parallel_residual"] = true;
     return j;
 }
 
@@ -132,9 +172,22 @@ json positionalJson(const PositionalSpec& p) {
         if (p.seeded)
             j["seed"] = p.seed;
         else
-            j["table"] = matrixJson(p.table);
+            j["table"] = matrixSpecJson(p.table);
     }
-    if (p.kind == K::Rope && p.base != kDefaultRopeBase) j["base"] = p.base;
+    if (p.kind == K::Rope) {
+        if (p.base != kDefaultRopeBase) j["base"] = p.base;
+        if (p.style == PositionalSpec::RopeStyle::Half) j["style"] = "half";
+        if (p.rotaryDim > 0) j["rotary_dim"] = p.rotaryDim;
+        const RopeScaling& r = p.scaling;
+        if (r.kind == RopeScaling::Kind::Linear)
+            j["scaling"] = {{"type", "linear"}, {"factor", r.factor}};
+        if (r.kind == RopeScaling::Kind::Llama3)
+            j["scaling"] = {{"type", "llama3"},
+                            {"factor", r.factor},
+                            {"low_freq_factor", r.lowFrequencyFactor},
+                            {"high_freq_factor", r.highFrequencyFactor},
+                            {"original_max_position_embeddings", r.originalContext}};
+    }
     if (p.kind == K::Alibi) {
         if (!p.slopes.empty()) {
             json slopes = json::array();
@@ -183,6 +236,8 @@ json scenarioToJson(const Scenario& s) {
     for (const auto& l : s.model.layers)
         layers.push_back(layerJson(l));
     j["layers"] = layers;
+    if (s.model.embeddingNorm) j["embedding_norm"] = normJson(*s.model.embeddingNorm);
+    if (s.model.finalNorm) j["final_norm"] = normJson(*s.model.finalNorm);
     if (s.permutation.isSet()) j["permutation"] = permutationJson(s.permutation);
     if (!s.checks.empty()) {
         json checks = json::array();

@@ -137,8 +137,8 @@ LayerCache<T> recompute(const Model<T>& model, std::size_t index, const Matrix<T
         hc.k = k.middleCols(head * p, p);
         hc.v = v.middleCols(head * pv, pv);
         if (pos.kind == PositionalSpec::Kind::Rope) {
-            applyRope(hc.q, offset, pos.base);
-            applyRope(hc.k, offset, pos.base);
+            applyRope(hc.q, pos, offset);
+            applyRope(hc.k, pos, offset);
         }
         if (ssm) {
             const Matrix<T> ones = Matrix<T>::Ones(n, 1);
@@ -189,8 +189,8 @@ Matrix<T> layerBackward(const Model<T>& model, std::size_t index, const LayerCac
             dkh = cache.scale * times<T>(dS.transpose(), hc.q);
         }
         if (pos.kind == PositionalSpec::Kind::Rope) {
-            applyRope(dqh, offset, pos.base, true);
-            applyRope(dkh, offset, pos.base, true);
+            applyRope(dqh, pos, offset, true);
+            applyRope(dkh, pos, offset, true);
         }
         dq.middleCols(head * p, p) = dqh;
         dk.middleCols(head * p, p) = dkh;
@@ -218,8 +218,8 @@ Matrix<T> layerTangent(const Model<T>& model, std::size_t index, const LayerCach
         const HeadCache<T>& hc = cache.heads[std::size_t(head)];
         Matrix<T> dqh = dq.middleCols(head * p, p), dkh = dk.middleCols(head * p, p);
         if (pos.kind == PositionalSpec::Kind::Rope) { // linear: the tangent rotates alike
-            applyRope(dqh, offset, pos.base);
-            applyRope(dkh, offset, pos.base);
+            applyRope(dqh, pos, offset);
+            applyRope(dkh, pos, offset);
         }
         const Matrix<T> dP = times<T>(dqh, hc.k.transpose()) + times<T>(hc.q, dkh.transpose());
         const Matrix<T> dA =
@@ -246,9 +246,22 @@ void throughLayer(const LayerCache<T>& cache, std::vector<Matrix<T>>& values, Pa
         work * double(values.size()));
 }
 
+// Throws InputError when the model has parts the passes here do not differentiate.
+void requireDifferentiable(const ModelSpec& spec) {
+    if (spec.embeddingNorm || spec.finalNorm)
+        throw InputError("the derivative passes cover attention, ffn, projections and residuals; "
+                         "this model has an embedding or final norm");
+    for (std::size_t i = 0; i < spec.layers.size(); ++i)
+        if (spec.layers[i].hasBlockParts())
+            throw InputError("layers[" + std::to_string(i) + "]",
+                             "the derivative passes cover attention, ffn, projections and "
+                             "residuals; this layer has norms, biases, grouped heads or an MLP");
+}
+
 // The input of every layer, from the forward's own trace.
 template <class T>
 std::vector<Matrix<T>> layerInputs(const Model<T>& model, const Matrix<T>& tokens, long offset) {
+    requireDifferentiable(model.spec());
     Trace<T> trace = model.forward(tokens, Maps::Drop, offset);
     std::vector<Matrix<T>> inputs;
     inputs.push_back(std::move(trace.input));

@@ -3,7 +3,7 @@
 
 #include "core/backend/registry.h"
 #include "core/base/error.h"
-#include "core/model/matrix_times.h"
+#include "core/model/parallel_products.h"
 
 namespace attnlab {
 
@@ -25,37 +25,87 @@ Matrix<T> materializeAt(const MatrixSpec& spec, int rows, int cols, const std::s
 int projectionWidth(const MatrixSpec& spec, int d) {
     return spec.fixedCols() >= 0 ? spec.fixedCols() : d;
 }
+
+// The projection widths of a layer on inputs of width d: queries (all heads), keys and values
+// (the key/value heads only); throws InputError when the heads do not divide them.
+struct ProjectionWidths {
+    int q, k, v;
+};
+ProjectionWidths projectionWidths(const LayerSpec& layer, int d, const std::string& path) {
+    if (layer.heads < 1) throw InputError(path + ".heads", "must be a positive integer");
+    const int heads = layer.heads, kv = layer.keyValueHeads();
+    if (layer.kvHeads < 0 || heads % kv != 0)
+        throw InputError(path + ".kv_heads", std::to_string(kv) +
+                                                 " key/value heads do not divide " +
+                                                 std::to_string(heads) + " heads");
+    const int q = projectionWidth(layer.wq, d);
+    if (q % heads != 0)
+        throw InputError(path + ".heads",
+                         std::to_string(heads) + " heads do not divide p = " + std::to_string(q));
+    // Identity and random key and value maps take the width their heads need.
+    const int k = layer.wk.fixedCols() >= 0 ? layer.wk.fixedCols() : q / heads * kv;
+    const int v =
+        layer.wv.fixedCols() >= 0 ? layer.wv.fixedCols() : (kv == heads ? d : d / heads * kv);
+    if (v % kv != 0 || v == 0)
+        throw InputError(path + ".heads", std::to_string(kv) + " value heads do not divide p_v = " +
+                                              std::to_string(v));
+    return {q, k, v};
+}
+
+// m with each of its `groups` column blocks repeated heads/groups times (grouped-query
+// attention: every query head gets its key/value head's block).
+template <class T>
+Matrix<T> repeatGroups(const Matrix<T>& m, int heads, int groups) {
+    if (heads == groups) return m;
+    const Eigen::Index width = m.cols() / groups;
+    Matrix<T> out(m.rows(), width * heads);
+    for (int h = 0; h < heads; ++h)
+        out.middleCols(h * width, width) = m.middleCols(h / (heads / groups) * width, width);
+    return out;
+}
 } // namespace
 
 template <class T>
 Model<T>::Model(const ModelSpec& spec, int d, BackendChoice backend)
     : spec_(spec), d_(d), backend_(backend) {
     if (spec.layers.empty()) throw InputError("layers", "must be a non-empty array");
+    if (spec.embeddingNorm) embeddingNorm_.emplace(*spec.embeddingNorm, d, "embedding_norm");
     int width = d;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
         const LayerSpec& layer = spec.layers[i];
         const std::string path = layerPath(i);
         Weights w;
+        if (layer.attentionNorm)
+            w.attentionNorm.emplace(*layer.attentionNorm, width, path + ".attention_norm");
         if (layer.ffn) w.ffn = materializeAt<T>(*layer.ffn, width, width, path + ".ffn");
-        const int p = projectionWidth(layer.wq, width);
-        const int pv = projectionWidth(layer.wv, width);
+        const auto [p, pk, pv] = projectionWidths(layer, width, path);
+        if (pk * layer.heads != p * layer.keyValueHeads())
+            throw InputError(path + ".wk",
+                             "has " + std::to_string(pk) + " columns, " +
+                                 std::to_string(layer.keyValueHeads()) +
+                                 " key heads of the queries' width need " +
+                                 std::to_string(p / layer.heads * layer.keyValueHeads()));
         w.wq = materializeAt<T>(layer.wq, width, p, path + ".wq");
-        w.wk = materializeAt<T>(layer.wk, width, p, path + ".wk");
+        w.wk = materializeAt<T>(layer.wk, width, pk, path + ".wk");
         w.wv = materializeAt<T>(layer.wv, width, pv, path + ".wv");
-        if (layer.heads < 1) throw InputError(path + ".heads", "must be a positive integer");
-        if (p % layer.heads != 0 || pv % layer.heads != 0)
-            throw InputError(path + ".heads", std::to_string(layer.heads) +
-                                                  " heads do not divide p = " + std::to_string(p) +
-                                                  " and p_v = " + std::to_string(pv));
-        int out = pv;
+        if (layer.bq) w.bq = materializeRow<T>(*layer.bq, p, path + ".bq");
+        if (layer.bk) w.bk = materializeRow<T>(*layer.bk, pk, path + ".bk");
+        if (layer.bv) w.bv = materializeRow<T>(*layer.bv, pv, path + ".bv");
+        const int concat = pv / layer.keyValueHeads() * layer.heads;
+        int out = concat;
         if (layer.wo) {
             const int dout = layer.wo->fixedCols() >= 0 ? layer.wo->fixedCols() : width;
-            w.wo = materializeAt<T>(*layer.wo, pv, dout, path + ".wo");
+            w.wo = materializeAt<T>(*layer.wo, concat, dout, path + ".wo");
+            if (layer.bo) w.bo = materializeRow<T>(*layer.bo, dout, path + ".bo");
             out = dout;
+        } else if (layer.bo) {
+            throw InputError(path + ".bo", "needs an output projection wo");
         }
-        if (layer.residual && out != width)
+        if ((layer.residual || layer.mlp || layer.mlpNorm) && out != width)
             throw InputError(path + ".residual", "needs output width " + std::to_string(width) +
                                                      ", the layer outputs " + std::to_string(out));
+        if (layer.mlpNorm) w.mlpNorm.emplace(*layer.mlpNorm, width, path + ".mlp_norm");
+        if (layer.mlp) w.mlp.emplace(*layer.mlp, width, path + ".mlp");
         if (layer.mixer.kind == MixerSpec::Kind::Ssm && !layer.mask.isAll())
             throw InputError(path + ".mask", "mixer ssm takes no mask other than all");
         if (spec.positional.kind == PositionalSpec::Kind::Alibi &&
@@ -67,12 +117,8 @@ Model<T>::Model(const ModelSpec& spec, int d, BackendChoice backend)
         weights_.push_back(std::move(w));
         width = out;
     }
-}
-
-template <class T>
-int Model<T>::outputWidth() const {
-    const Weights& last = weights_.back();
-    return static_cast<int>(last.wo ? last.wo->cols() : last.wv.cols());
+    outputWidth_ = width;
+    if (spec.finalNorm) finalNorm_.emplace(*spec.finalNorm, width, "final_norm");
 }
 
 template <class T>
@@ -128,12 +174,13 @@ std::vector<Trace<T>> Model<T>::run(const std::vector<Matrix<T>>& batch, Maps ma
             throw InputError("tokens", "have width " + std::to_string(tokens.cols()) +
                                            ", the model was built for " + std::to_string(d_));
         traces[b].input = tokens + absolutePositions<T>(positional, int(tokens.rows()), d_);
+        if (embeddingNorm_) traces[b].input = embeddingNorm_->apply(traces[b].input);
         xs.push_back(traces[b].input);
     }
     for (std::size_t i = 0; i < spec_.layers.size(); ++i)
         xs = applyLayer(i, xs, traces, maps, offset, how, keep, from);
     for (std::size_t b = 0; b < batch.size(); ++b)
-        traces[b].output = std::move(xs[b]);
+        traces[b].output = finalNorm_ ? finalNorm_->apply(xs[b]) : std::move(xs[b]);
     return traces;
 }
 
@@ -150,38 +197,6 @@ Matrix<T> stackRows(const std::vector<Matrix<T>>& xs) {
     for (const auto& x : xs) {
         out.middleRows(at, x.rows()) = x;
         at += x.rows();
-    }
-    return out;
-}
-
-// Part `part` of `parts` contiguous, nearly equal blocks of 0..total-1: [first, first + size).
-std::pair<Eigen::Index, Eigen::Index> partBlock(Eigen::Index total, int parts, int part) {
-    const Eigen::Index first = total * part / parts, next = total * (part + 1) / parts;
-    return {first, next - first};
-}
-
-// a·b with b's columns split into `parts` blocks, each block's product computed on its own
-// (tensor parallel, column-parallel: nothing is reduced, the blocks are gathered).
-template <class T>
-Matrix<T> columnParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
-    if (parts <= 1) return times<T>(a, b);
-    Matrix<T> out(a.rows(), b.cols());
-    for (int part = 0; part < parts; ++part) {
-        const auto [first, size] = partBlock(b.cols(), parts, part);
-        out.middleCols(first, size) = times<T>(a, b.middleCols(first, size));
-    }
-    return out;
-}
-
-// a·b with the inner dimension split into `parts` blocks: the partial products are added in
-// part order (tensor parallel, row-parallel: the all-reduce).
-template <class T>
-Matrix<T> rowParallel(const Matrix<T>& a, const Matrix<T>& b, int parts) {
-    if (parts <= 1) return times<T>(a, b);
-    Matrix<T> out = Matrix<T>::Zero(a.rows(), b.cols());
-    for (int part = 0; part < parts; ++part) {
-        const auto [first, size] = partBlock(a.cols(), parts, part);
-        if (size > 0) out += times<T>(a.middleCols(first, size), b.middleRows(first, size));
     }
     return out;
 }
@@ -206,17 +221,21 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     const Weights& w = weights_[index];
     const Matrix<T> x = stackRows(xs);
     if (keep) keep->inputs.push_back(x);
-    Matrix<T> h = x;
+    const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
+    Matrix<T> h = preNorm && w.attentionNorm ? w.attentionNorm->apply(x) : x;
     if (w.ffn)
-        h = columnParallel(x, *w.ffn, how.parts).unaryExpr([](const T& e) { return relu(e); });
-    const Matrix<T> q = columnParallel(h, w.wq, how.parts), k = columnParallel(h, w.wk, how.parts),
-                    v = columnParallel(h, w.wv, how.parts);
+        h = columnParallel(h, *w.ffn, how.parts).unaryExpr([](const T& e) { return relu(e); });
+    const int heads = layer.heads, groups = layer.keyValueHeads();
+    const Matrix<T> q = withBias<T>(columnParallel(h, w.wq, how.parts), w.bq);
+    const Matrix<T> k =
+        repeatGroups<T>(withBias<T>(columnParallel(h, w.wk, how.parts), w.bk), heads, groups);
+    const Matrix<T> v =
+        repeatGroups<T>(withBias<T>(columnParallel(h, w.wv, how.parts), w.bv), heads, groups);
     // Without maps, a layer goes whole to the device that computes layers (the CPU's fused
     // kernel: no n x n mask, scores or weights are formed), else head by head.
     const Device* wholeLayer = maps == Maps::Drop && !how.unmasked
                                    ? layerDevice(backend_, layer, precisionOf<T>())
                                    : nullptr;
-    const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     Matrix<T> concat(x.rows(), v.cols());
     std::vector<LayerTrace<T>> layerTraces(xs.size());
@@ -254,8 +273,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
             Matrix<T> qh = q.block(start, head * p, n, p), kh = k.block(start, head * p, n, p);
             const Matrix<T> vh = v.block(start, head * pv, n, pv);
             if (pos.kind == PositionalSpec::Kind::Rope) {
-                applyRope(qh, offset, pos.base);
-                applyRope(kh, offset, pos.base);
+                applyRope(qh, pos, offset);
+                applyRope(kh, pos, offset);
             }
             Matrix<T> bias;
             if (pos.kind == PositionalSpec::Kind::Alibi) bias = alibiBias<T>(pos, n, head, heads);
@@ -276,8 +295,7 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         start += n;
     }
     if (keep) keep->attention.push_back(concat);
-    Matrix<T> y = w.wo ? rowParallel(concat, *w.wo, how.parts) : concat;
-    if (layer.residual) y += x;
+    const Matrix<T> y = finishBlock(index, x, concat, how.parts);
     std::vector<Matrix<T>> ys;
     start = 0;
     for (std::size_t b = 0; b < xs.size(); ++b) {
@@ -289,15 +307,44 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     return ys;
 }
 
+template <class T>
+Matrix<T> Model<T>::finishBlock(std::size_t index, const Matrix<T>& x, const Matrix<T>& attention,
+                                int parts) const {
+    const LayerSpec& layer = spec_.layers[index];
+    const Weights& w = weights_[index];
+    const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
+    Matrix<T> y = w.wo ? withBias<T>(rowParallel(attention, *w.wo, parts), w.bo) : attention;
+    const auto mlpOf = [&](const Matrix<T>& in) {
+        return w.mlp->apply(preNorm && w.mlpNorm ? w.mlpNorm->apply(in) : in, parts);
+    };
+    if (layer.parallelResidual) { // both sublayers read x
+        if (layer.residual) y += x;
+        if (w.mlp) y += mlpOf(x);
+        return y;
+    }
+    if (layer.residual) y += x;
+    if (!preNorm && w.attentionNorm) y = w.attentionNorm->apply(y);
+    if (!w.mlp) return y;
+    Matrix<T> z = mlpOf(y);
+    if (layer.residual) z += y;
+    return !preNorm && w.mlpNorm ? w.mlpNorm->apply(z) : z;
+}
+
 void checkPrecision(const ModelSpec& spec, Precision precision) {
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const LayerSpec& layer = spec.layers[i];
         try {
-            spec.layers[i].mixer.checkPrecision(precision);
-            spec.positional.checkPrecision(precision, spec.layers[i].heads);
+            layer.mixer.checkPrecision(precision);
+            spec.positional.checkPrecision(precision, layer.heads);
+            for (const auto* norm : {&layer.attentionNorm, &layer.mlpNorm})
+                if (*norm) (*norm)->checkPrecision(precision);
+            if (layer.mlp) layer.mlp->checkPrecision(precision);
         } catch (const InputError& e) {
             throw InputError(std::string(e.what()) + " (" + layerPath(i) + ")");
         }
     }
+    for (const auto* norm : {&spec.embeddingNorm, &spec.finalNorm})
+        if (*norm) (*norm)->checkPrecision(precision);
 }
 
 template class Model<float>;

@@ -3,6 +3,7 @@
 // relative positions, mask, mixer, concat, Wo, residual) in order.
 #pragma once
 
+#include "core/model/block_ops.h"
 #include "core/model/trace.h"
 #include "core/spec/backend_choice.h"
 #include "core/spec/model_spec.h"
@@ -39,12 +40,16 @@ struct ForwardRecord {
     Matrix<T> output;
 };
 
-/// A layer's weights materialised in scalar type T.
+/// A layer's weights materialised in scalar type T (wk and wv have the key/value heads' columns
+/// only; absent biases are empty).
 template <class T>
 struct LayerWeights {
     std::optional<Matrix<T>> ffn;
     Matrix<T> wq, wk, wv;
     std::optional<Matrix<T>> wo;
+    RowVector<T> bq, bk, bv, bo;
+    std::optional<NormWeights<T>> attentionNorm, mlpNorm;
+    std::optional<MlpWeights<T>> mlp;
 };
 
 template <class T>
@@ -78,7 +83,7 @@ public:
 
     const ModelSpec& spec() const { return spec_; }
     int inputWidth() const { return d_; }
-    int outputWidth() const;
+    int outputWidth() const { return outputWidth_; }
     std::size_t layerCount() const { return weights_.size(); }
     const LayerWeights<T>& weights(std::size_t layer) const { return weights_.at(layer); }
 
@@ -92,10 +97,16 @@ private:
                                       const Evaluation& how, ForwardRecord<T>* keep,
                                       const ForwardRecord<T>* from) const;
 
+    /// The rest of layer `index` after attention: output projection, residuals, norms and MLP.
+    Matrix<T> finishBlock(std::size_t index, const Matrix<T>& x, const Matrix<T>& attention,
+                          int parts) const;
+
     ModelSpec spec_;
     int d_;
+    int outputWidth_;
     BackendChoice backend_;
     std::vector<Weights> weights_;
+    std::optional<NormWeights<T>> embeddingNorm_, finalNorm_;
 };
 
 /// Throws InputError when the model cannot run in `precision` (exp, sin, cos in exact mode),

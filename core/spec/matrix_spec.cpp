@@ -4,6 +4,8 @@
 #include "core/base/error.h"
 #include "core/base/random.h"
 
+#include <type_traits>
+
 namespace attnlab {
 
 void checkMatrixSize(long long rows, long long cols, const std::string& what) {
@@ -49,6 +51,87 @@ MatrixSpec MatrixSpec::given(Matrix<Rational> values) {
     return m;
 }
 
+MatrixSpec MatrixSpec::fromTensor(TensorRef tensor) {
+    MatrixSpec m;
+    m.kind = Kind::Tensor;
+    m.tensor = std::move(tensor);
+    return m;
+}
+
+int MatrixSpec::fixedRows() const {
+    if (kind == Kind::Values) return int(values.rows());
+    return kind == Kind::Tensor ? int(tensor.shape().first) : -1;
+}
+
+int MatrixSpec::fixedCols() const {
+    if (kind == Kind::Values) return int(values.cols());
+    return kind == Kind::Tensor ? int(tensor.shape().second) : -1;
+}
+
+namespace {
+// Stored values in scalar type T: float and double as the source converts them, exact mode the
+// binary values exactly.
+template <class T>
+Matrix<T> readStored(const TensorSource& source, const std::string& name,
+                     const std::vector<long long>& rows) {
+    if constexpr (std::is_same_v<T, float>)
+        return source.readFloat(name, rows);
+    else if constexpr (std::is_same_v<T, double>)
+        return source.readDouble(name, rows);
+    else
+        return source.readDouble(name, rows).unaryExpr([](double x) { return Rational(x); });
+}
+
+// The columns `picked` of m, in order (all when empty).
+template <class T>
+Matrix<T> pickColumns(Matrix<T> m, const std::vector<long long>& picked) {
+    if (picked.empty()) return m;
+    Matrix<T> out(m.rows(), Eigen::Index(picked.size()));
+    for (std::size_t j = 0; j < picked.size(); ++j)
+        out.col(Eigen::Index(j)) = m.col(Eigen::Index(picked[j]));
+    return out;
+}
+} // namespace
+
+std::pair<long long, long long> TensorRef::shape() const {
+    auto [rows, cols] = source->shape(name);
+    if (transposed) std::swap(rows, cols);
+    for (long long c : columns)
+        if (c < 0 || c >= cols)
+            throw InputError(name + ": column " + std::to_string(c) + " of " +
+                             std::to_string(cols) + " picked");
+    return {rows, columns.empty() ? cols : static_cast<long long>(columns.size())};
+}
+
+template <class T>
+Matrix<T> TensorRef::read() const {
+    const auto [rows, cols] = shape();
+    checkMatrixSize(rows, cols, name);
+    if (!transposed) return pickColumns<T>(readStored<T>(*source, name, {}), columns);
+    // The transpose's columns are stored rows: read only those.
+    return readStored<T>(*source, name, columns).transpose();
+}
+
+template <class T>
+Matrix<T> TensorRef::readRows(const std::vector<long long>& rows) const {
+    const long long count = shape().first;
+    for (long long r : rows)
+        if (r < 0 || r >= count)
+            throw InputError(name + ": row " + std::to_string(r) + " of " + std::to_string(count) +
+                             " asked for");
+    if (!transposed) return pickColumns<T>(readStored<T>(*source, name, rows), columns);
+    Matrix<T> whole = read<T>();
+    Matrix<T> out(Eigen::Index(rows.size()), whole.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        out.row(Eigen::Index(i)) = whole.row(Eigen::Index(rows[i]));
+    return out;
+}
+
+bool TensorRef::operator==(const TensorRef& o) const {
+    return source == o.source && name == o.name && transposed == o.transposed &&
+           columns == o.columns;
+}
+
 template <class T>
 Matrix<T> MatrixSpec::materialize(int rows, int cols) const {
     checkMatrixSize(rows, cols, "matrix");
@@ -63,6 +146,14 @@ Matrix<T> MatrixSpec::materialize(int rows, int cols) const {
                              std::to_string(values.cols()) + ", expected " + std::to_string(rows) +
                              " x " + std::to_string(cols));
         return fromRational<T>(values);
+    case Kind::Tensor: {
+        const auto [r, c] = tensor.shape();
+        if (r != rows || c != cols)
+            throw InputError("tensor " + tensor.name + " is " + std::to_string(r) + " x " +
+                             std::to_string(c) + ", expected " + std::to_string(rows) + " x " +
+                             std::to_string(cols));
+        return tensor.read<T>();
+    }
     }
     return {};
 }
@@ -77,6 +168,8 @@ bool MatrixSpec::operator==(const MatrixSpec& o) const {
     case Kind::Values:
         return values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
                values == o.values;
+    case Kind::Tensor:
+        return tensor == o.tensor;
     }
     return false;
 }
@@ -109,10 +202,42 @@ TokenSpec TokenSpec::arange(int n, int d) {
     return t;
 }
 
+TokenSpec TokenSpec::lookup(std::vector<long long> ids, MatrixSpec embedding) {
+    TokenSpec t;
+    t.kind = Kind::Ids;
+    const int vocabulary = embedding.fixedRows();
+    if (vocabulary < 0 || embedding.fixedCols() < 0)
+        throw InputError("tokens: an embedding table needs given values or a tensor");
+    for (long long id : ids)
+        if (id < 0 || id >= vocabulary)
+            throw InputError("tokens: id " + std::to_string(id) + " is not in the vocabulary (" +
+                             std::to_string(vocabulary) + " tokens)");
+    t.ids = std::move(ids);
+    t.embedding = std::move(embedding);
+    return t;
+}
+
+int TokenSpec::rows() const {
+    if (kind == Kind::Ids) return int(ids.size());
+    return kind == Kind::Values ? int(values.rows()) : n;
+}
+
+int TokenSpec::cols() const {
+    if (kind == Kind::Ids) return embedding.fixedCols();
+    return kind == Kind::Values ? int(values.cols()) : d;
+}
+
 template <class T>
 Matrix<T> TokenSpec::materialize() const {
     checkMatrixSize(rows(), cols(), "tokens");
     switch (kind) {
+    case Kind::Ids: {
+        if (embedding.kind == MatrixSpec::Kind::Tensor) return embedding.tensor.readRows<T>(ids);
+        Matrix<T> m(rows(), cols());
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            m.row(Eigen::Index(i)) = fromRational<T>(embedding.values.row(Eigen::Index(ids[i])));
+        return m;
+    }
     case Kind::Values:
         return fromRational<T>(values);
     case Kind::Random:
@@ -130,7 +255,8 @@ Matrix<T> TokenSpec::materialize() const {
 }
 
 bool TokenSpec::operator==(const TokenSpec& o) const {
-    if (kind != o.kind) return false;
+    if (kind != o.kind || labels != o.labels) return false;
+    if (kind == Kind::Ids) return ids == o.ids && embedding == o.embedding;
     if (kind == Kind::Values)
         return values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
                values == o.values;
@@ -140,6 +266,12 @@ bool TokenSpec::operator==(const TokenSpec& o) const {
 template Matrix<float> MatrixSpec::materialize<float>(int, int) const;
 template Matrix<double> MatrixSpec::materialize<double>(int, int) const;
 template Matrix<Rational> MatrixSpec::materialize<Rational>(int, int) const;
+template Matrix<float> TensorRef::read<float>() const;
+template Matrix<double> TensorRef::read<double>() const;
+template Matrix<Rational> TensorRef::read<Rational>() const;
+template Matrix<float> TensorRef::readRows<float>(const std::vector<long long>&) const;
+template Matrix<double> TensorRef::readRows<double>(const std::vector<long long>&) const;
+template Matrix<Rational> TensorRef::readRows<Rational>(const std::vector<long long>&) const;
 template Matrix<float> TokenSpec::materialize<float>() const;
 template Matrix<double> TokenSpec::materialize<double>() const;
 template Matrix<Rational> TokenSpec::materialize<Rational>() const;

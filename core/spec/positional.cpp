@@ -38,6 +38,15 @@ std::string PositionalSpec::describe() const {
 }
 
 namespace {
+// The paper's slope of head `head` of `heads` is 2^(-8·k/h) for this k and h (see alibiSlope).
+std::pair<int, int> defaultSlopeExponent(int head, int heads) {
+    int below = 1; // the largest power of two not above `heads`
+    while (below * 2 <= heads)
+        below *= 2;
+    if (head < below) return {head + 1, below};
+    return {2 * (head - below) + 1, 2 * below}; // every other slope of 2·below
+}
+
 // 2^(-8k/h) when it is rational (8k divisible by h), for exact mode.
 bool exactDefaultSlope(int k, int h, Rational& out) {
     if ((8 * k) % h != 0) return false;
@@ -54,16 +63,17 @@ T slopeOf(const PositionalSpec& spec, int head, int heads) {
                              " slopes given for " + std::to_string(heads) + " heads");
         return ScalarOps<T>::fromRational(spec.slopes[static_cast<std::size_t>(head)]);
     }
-    const int k = head + 1;
+    const auto [k, h] = defaultSlopeExponent(head, heads);
     if constexpr (ScalarOps<T>::exact) {
         Rational slope;
-        if (!exactDefaultSlope(k, heads, slope))
-            throw InputError("precision exact: ALiBi default slope 2^(-8k/h) is irrational for "
-                             "h = " +
-                             std::to_string(heads) + "; give \"slopes\"");
+        if (!exactDefaultSlope(k, h, slope))
+            throw InputError("precision exact: ALiBi default slope 2^(-8·" + std::to_string(k) +
+                             "/" + std::to_string(h) + ") of head " + std::to_string(head) +
+                             " is irrational for " + std::to_string(heads) +
+                             " heads; give \"slopes\"");
         return slope;
     } else {
-        return static_cast<T>(std::pow(2.0, -8.0 * k / heads));
+        return static_cast<T>(std::pow(2.0, -8.0 * k / h));
     }
 }
 } // namespace
@@ -82,10 +92,9 @@ void PositionalSpec::checkPrecision(Precision precision, int heads) const {
 }
 
 bool PositionalSpec::operator==(const PositionalSpec& o) const {
-    const bool sameTable =
-        table.rows() == o.table.rows() && table.cols() == o.table.cols() && table == o.table;
     return kind == o.kind && offset == o.offset && seeded == o.seeded && seed == o.seed &&
-           sameTable && base == o.base && slopes == o.slopes && causal == o.causal;
+           table == o.table && base == o.base && style == o.style && rotaryDim == o.rotaryDim &&
+           scaling == o.scaling && slopes == o.slopes && causal == o.causal;
 }
 
 template <class T>
@@ -125,11 +134,12 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d) {
                 MatrixSpec::random(spec.seed).materialize<T>(n + int(spec.offset), d);
             pe = full.bottomRows(n);
         } else {
-            if (spec.table.rows() < n + spec.offset || spec.table.cols() != d)
-                throw InputError("positional.table: is " + std::to_string(spec.table.rows()) +
-                                 " x " + std::to_string(spec.table.cols()) + ", needs at least " +
+            const int rows = spec.table.fixedRows(), cols = spec.table.fixedCols();
+            if (rows < n + spec.offset || cols != d)
+                throw InputError("positional.table: is " + std::to_string(rows) + " x " +
+                                 std::to_string(cols) + ", needs at least " +
                                  std::to_string(n + spec.offset) + " x " + std::to_string(d));
-            pe = fromRational<T>(spec.table.middleRows(spec.offset, n));
+            pe = spec.table.materialize<T>(rows, cols).middleRows(spec.offset, n);
         }
         break;
     default:
@@ -138,20 +148,50 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d) {
     return pe;
 }
 
+std::vector<double> ropeFrequencies(const PositionalSpec& spec, int p) {
+    const int r = spec.rotaryDim > 0 ? spec.rotaryDim : p;
+    if (r > p)
+        throw InputError("positional.rotary_dim: " + std::to_string(r) + " is wider than a head (" +
+                         std::to_string(p) + ")");
+    const RopeScaling& scaling = spec.scaling;
+    std::vector<double> frequencies;
+    for (int k = 0; 2 * k + 1 < r; ++k) {
+        double f = std::pow(spec.base, -2.0 * k / r);
+        if (scaling.kind == RopeScaling::Kind::Linear) f /= scaling.factor;
+        if (scaling.kind == RopeScaling::Kind::Llama3) {
+            const double wavelength = 2 * M_PI / f;
+            const double longest = scaling.originalContext / scaling.lowFrequencyFactor;
+            const double shortest = scaling.originalContext / scaling.highFrequencyFactor;
+            if (wavelength > longest) {
+                f /= scaling.factor;
+            } else if (wavelength >= shortest) {
+                const double smooth =
+                    (scaling.originalContext / wavelength - scaling.lowFrequencyFactor) /
+                    (scaling.highFrequencyFactor - scaling.lowFrequencyFactor);
+                f = (1 - smooth) * f / scaling.factor + smooth * f;
+            }
+        }
+        frequencies.push_back(f);
+    }
+    return frequencies;
+}
+
 template <class T>
-void applyRope(Matrix<T>& x, long offset, double base, bool transpose) {
+void applyRope(Matrix<T>& x, const PositionalSpec& spec, long offset, bool transpose) {
     using Ops = ScalarOps<T>;
-    const auto p = x.cols();
+    const std::vector<double> frequencies = ropeFrequencies(spec, int(x.cols()));
+    const auto pairs = Eigen::Index(frequencies.size());
+    const bool half = spec.style == PositionalSpec::RopeStyle::Half;
     for (Eigen::Index i = 0; i < x.rows(); ++i)
-        for (Eigen::Index k = 0; 2 * k + 1 < p; ++k) {
-            const double theta = std::pow(base, -2.0 * double(k) / double(p));
-            const T phi = Ops::fromDouble(double(i + offset) * theta);
+        for (Eigen::Index k = 0; k < pairs; ++k) {
+            const T phi = Ops::fromDouble(double(i + offset) * frequencies[std::size_t(k)]);
             const T c = Ops::cos(phi, "positional rope");
             const T s =
                 transpose ? T(-Ops::sin(phi, "positional rope")) : Ops::sin(phi, "positional rope");
-            const T a = x(i, 2 * k), b = x(i, 2 * k + 1);
-            x(i, 2 * k) = a * c - b * s;
-            x(i, 2 * k + 1) = a * s + b * c;
+            const Eigen::Index first = half ? k : 2 * k, second = half ? k + pairs : 2 * k + 1;
+            const T a = x(i, first), b = x(i, second);
+            x(i, first) = a * c - b * s;
+            x(i, second) = a * s + b * c;
         }
 }
 
@@ -172,7 +212,7 @@ Matrix<T> alibiBias(const PositionalSpec& spec, int n, int head, int heads) {
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template Matrix<T> absolutePositions<T>(const PositionalSpec&, int, int);                      \
-    template void applyRope<T>(Matrix<T>&, long, double, bool);                                    \
+    template void applyRope<T>(Matrix<T>&, const PositionalSpec&, long, bool);                     \
     template T alibiSlope<T>(const PositionalSpec&, int, int);                                     \
     template Matrix<T> alibiBias<T>(const PositionalSpec&, int, int, int);
 ATTNLAB_INSTANTIATE(float)

@@ -242,8 +242,9 @@ void TestGradient::exactJvpIdentity() {
     }
     if (given.positional.kind == PositionalSpec::Kind::Learned) {
         given.positional.seeded = false;
-        given.positional.table = MatrixSpec::random(given.positional.seed)
-                                     .materialize<Rational>(n + int(given.positional.offset), d);
+        given.positional.table =
+            MatrixSpec::given(MatrixSpec::random(given.positional.seed)
+                                  .materialize<Rational>(n + int(given.positional.offset), d));
     }
     const Model<double> md(given, d);
     SplitMix64 again(11);

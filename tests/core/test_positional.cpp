@@ -38,6 +38,13 @@ PositionalSpec positional(PositionalSpec::Kind kind, long offset = 0) {
     return spec;
 }
 
+// RoPE with this base, pairs interleaved, every coordinate rotated, no scaling.
+PositionalSpec rope(double base) {
+    PositionalSpec spec = positional(PositionalSpec::Kind::Rope);
+    spec.base = base;
+    return spec;
+}
+
 // Deterministic "random" doubles in [-1, 1] for the RoPE checks.
 Eigen::MatrixXd pseudoRandom(int rows, int cols, int seed) {
     Eigen::MatrixXd m(rows, cols);
@@ -186,8 +193,9 @@ private slots:
     void learnedGiven() {
         PositionalSpec spec = positional(PositionalSpec::Kind::Learned);
         spec.seeded = false;
-        spec.table.resize(4, 2);
-        spec.table << q("1/2"), 1, 2, q("-3/4"), 5, 6, 7, 8;
+        Matrix<Rational> table(4, 2);
+        table << q("1/2"), 1, 2, q("-3/4"), 5, 6, 7, 8;
+        spec.table = MatrixSpec::given(table);
         QCOMPARE(bracketed(absolutePositions<Rational>(spec, 3, 2)),
                  QString("[[1/2, 1], [2, -3/4], [5, 6]]"));
         spec.offset = 1;
@@ -208,7 +216,7 @@ private slots:
         // p = 2: θ_0 = 1, row i turns (1, 0) by angle i.
         Eigen::MatrixXd x(3, 2);
         x << 1, 0, 1, 0, 0, 2;
-        applyRope(x, 0, 10000);
+        applyRope(x, rope(10000), 0);
         QCOMPARE(x(0, 0), 1.0);
         QCOMPARE(x(0, 1), 0.0);
         QCOMPARE(x(1, 0), std::cos(1.0));
@@ -218,7 +226,7 @@ private slots:
         // p = 4, base 100: θ_1 = 100^(-1/2) = 1/10; with offset 1, row 1 is at position 2.
         Eigen::MatrixXd y = Eigen::MatrixXd::Zero(2, 4);
         y(1, 2) = 1;
-        applyRope(y, 1, 100);
+        applyRope(y, rope(100), 1);
         QVERIFY(std::abs(y(1, 2) - std::cos(0.2)) < 1e-15);
         QVERIFY(std::abs(y(1, 3) - std::sin(0.2)) < 1e-15);
         QCOMPARE(y(1, 0), 0.0);
@@ -237,7 +245,7 @@ private slots:
         QFETCH(int, offset);
         const Eigen::MatrixXd x = pseudoRandom(7, p, p);
         Eigen::MatrixXd r = x;
-        applyRope(r, offset, 10000);
+        applyRope(r, rope(10000), offset);
         QVERIFY(!r.isApprox(x)); // it did rotate
         for (int i = 0; i < x.rows(); ++i) {
             QVERIFY(std::abs(r.row(i).norm() - x.row(i).norm()) < 1e-12);
@@ -262,8 +270,8 @@ private slots:
         const Eigen::RowVectorXd q = pseudoRandom(1, p, 1), k = pseudoRandom(1, p, 2);
         // Row i holds R_i q (resp. R_i k), so S[i][j] = (R_i q)·(R_j k).
         Eigen::MatrixXd rq = q.replicate(n, 1), rk = k.replicate(n, 1);
-        applyRope(rq, offset, 10000);
-        applyRope(rk, offset, 10000);
+        applyRope(rq, rope(10000), offset);
+        applyRope(rk, rope(10000), offset);
         const Eigen::MatrixXd s = rq * rk.transpose();
         // Unrotated scores, to show the rotation matters at all.
         bool changed = false;
@@ -271,7 +279,7 @@ private slots:
             for (int j = 0; j < n; ++j) {
                 // qᵀ R_{j-i} k: k rotated by position j - i.
                 Eigen::MatrixXd kRel = k;
-                applyRope(kRel, j - i, 10000);
+                applyRope(kRel, rope(10000), j - i);
                 const double relative = q.dot(kRel.row(0));
                 QVERIFY2(std::abs(s(i, j) - relative) < 1e-12,
                          qPrintable(QString("S[%1][%2] = %3, q·R_{j-i}k = %4")
@@ -287,7 +295,7 @@ private slots:
 
     void ropeRefusedInExact() {
         Matrix<Rational> x = Matrix<Rational>::Ones(2, 2);
-        const QString message = inputErrorOf([&] { applyRope(x, 0, 10000); });
+        const QString message = inputErrorOf([&] { applyRope(x, rope(10000), 0); });
         QVERIFY2(message.contains("precision exact") && message.contains("rope"),
                  qPrintable(message));
     }
@@ -340,15 +348,84 @@ private slots:
         }
     }
 
-    void alibiIrrationalDefaultSlopes() {
+    void alibiPaperSlopesForOtherHeadCounts() {
+        // Not a power of two: the slopes of the power of two below, then every other slope of
+        // twice that (the ALiBi paper's code, BLOOM): h = 3 gives 1/16, 1/256, 1/4.
         const PositionalSpec spec = positional(PositionalSpec::Kind::Alibi);
-        // h = 3: 2^(-8/3) is irrational; double computes it, exact refuses.
-        const Eigen::MatrixXd b = alibiBias<double>(spec, 3, 0, 3);
-        QVERIFY(std::abs(b(0, 1) + std::pow(2.0, -8.0 / 3.0)) < 1e-15);
-        QVERIFY(std::abs(b(0, 2) + 2 * std::pow(2.0, -8.0 / 3.0)) < 1e-15);
-        const QString message = inputErrorOf([&] { alibiBias<Rational>(spec, 3, 0, 3); });
-        QVERIFY2(message.contains("precision exact") && message.contains("h = 3"),
+        QCOMPARE(alibiSlope<double>(spec, 0, 3), 0.0625);
+        QCOMPARE(alibiSlope<double>(spec, 1, 3), 0.00390625);
+        QCOMPARE(alibiSlope<double>(spec, 2, 3), 0.25);
+        QCOMPARE(QString::fromStdString(rationalText(alibiSlope<Rational>(spec, 2, 3))),
+                 QString("1/4"));
+        // h = 6: 1/4, 1/16, 1/64, 1/256, then 2^-1, 2^-3 from h' = 8.
+        const double six[] = {0.25, 0.0625, 1.0 / 64, 1.0 / 256, 0.5, 0.125};
+        for (int head = 0; head < 6; ++head)
+            QCOMPARE(alibiSlope<double>(spec, head, 6), six[head]);
+        // h = 12: heads 8.. take 2^(-(2j+1)/2) from h' = 16, irrational: exact refuses them.
+        QCOMPARE(alibiSlope<double>(spec, 8, 12), std::pow(2.0, -0.5));
+        const QString message = inputErrorOf([&] { alibiBias<Rational>(spec, 3, 8, 12); });
+        QVERIFY2(message.contains("precision exact") && message.contains("12 heads"),
                  qPrintable(message));
+    }
+
+    void ropeHalfStyleIsInterleavedWithCoordinatesReordered() {
+        // rotate_half pairs (k, k + p/2) with frequency k, as interleaved pairs (2k, 2k+1).
+        const int p = 8;
+        const Eigen::MatrixXd x = pseudoRandom(5, p, 3);
+        PositionalSpec half = rope(10000);
+        half.style = PositionalSpec::RopeStyle::Half;
+        Eigen::MatrixXd h = x, interleaved(5, p);
+        for (int k = 0; k < p / 2; ++k) {
+            interleaved.col(2 * k) = x.col(k);
+            interleaved.col(2 * k + 1) = x.col(k + p / 2);
+        }
+        applyRope(h, half, 3);
+        applyRope(interleaved, rope(10000), 3);
+        for (int k = 0; k < p / 2; ++k) {
+            QVERIFY((h.col(k) - interleaved.col(2 * k)).cwiseAbs().maxCoeff() < 1e-15);
+            QVERIFY((h.col(k + p / 2) - interleaved.col(2 * k + 1)).cwiseAbs().maxCoeff() < 1e-15);
+        }
+    }
+
+    void ropeRotaryDimKeepsTheRest() {
+        // rotary_dim 4 of p = 8 (NeoX's rotary_pct 0.5): coordinates 4..7 pass unchanged, the
+        // first four rotate as a head of width 4 would.
+        const Eigen::MatrixXd x = pseudoRandom(4, 8, 5);
+        PositionalSpec partial = rope(10000);
+        partial.style = PositionalSpec::RopeStyle::Half;
+        partial.rotaryDim = 4;
+        Eigen::MatrixXd r = x, front = x.leftCols(4);
+        applyRope(r, partial, 2);
+        partial.rotaryDim = 0;
+        applyRope(front, partial, 2);
+        QVERIFY(r.rightCols(4) == x.rightCols(4));
+        QVERIFY((r.leftCols(4) - front).cwiseAbs().maxCoeff() < 1e-15);
+        partial.rotaryDim = 10;
+        const QString message = inputErrorOf([&] { applyRope(r, partial, 0); });
+        QVERIFY2(message.contains("rotary_dim") && message.contains("wider than a head"),
+                 qPrintable(message));
+    }
+
+    void ropeScaling() {
+        PositionalSpec spec = rope(10000);
+        const std::vector<double> plain = ropeFrequencies(spec, 8);
+        QCOMPARE(int(plain.size()), 4);
+        QCOMPARE(plain[1], std::pow(10000.0, -0.25));
+        // linear: every frequency divided by the factor (positions divided by it).
+        spec.scaling.kind = RopeScaling::Kind::Linear;
+        spec.scaling.factor = 2;
+        const std::vector<double> linear = ropeFrequencies(spec, 8);
+        for (std::size_t k = 0; k < plain.size(); ++k)
+            QCOMPARE(linear[k], plain[k] / 2);
+        // llama3 (factor 8, low 1, high 4, original context 16): wavelengths 2π/f are
+        // 6.28, 62.8, 628, 6283; above 16 (16/low) divided by 8, below 4 (16/high) kept.
+        spec.scaling = {RopeScaling::Kind::Llama3, 8, 1, 4, 16};
+        const std::vector<double> llama3 = ropeFrequencies(spec, 8);
+        QCOMPARE(llama3[1], plain[1] / 8);
+        QCOMPARE(llama3[3], plain[3] / 8);
+        // Wavelength 6.28 lies between 4 and 16: blended with smooth = (16/6.28 - 1) / 3.
+        const double smooth = (16 / (2 * M_PI / plain[0]) - 1) / 3;
+        QVERIFY(std::abs(llama3[0] - ((1 - smooth) * plain[0] / 8 + smooth * plain[0])) < 1e-15);
     }
 
     void checkPrecision_data() {
@@ -372,8 +449,9 @@ private slots:
         QTest::newRow("alibi h=2 exact") << positional(K::Alibi) << exact << 2 << "";
         QTest::newRow("alibi h=4 exact") << positional(K::Alibi) << exact << 4 << "";
         QTest::newRow("alibi h=8 exact") << positional(K::Alibi) << exact << 8 << "";
-        QTest::newRow("alibi h=3 exact") << positional(K::Alibi) << exact << 3 << "irrational";
-        QTest::newRow("alibi h=5 exact") << positional(K::Alibi) << exact << 5 << "irrational";
+        QTest::newRow("alibi h=3 exact") << positional(K::Alibi) << exact << 3 << "";
+        QTest::newRow("alibi h=5 exact") << positional(K::Alibi) << exact << 5 << "";
+        QTest::newRow("alibi h=12 exact") << positional(K::Alibi) << exact << 12 << "irrational";
         QTest::newRow("alibi h=16 exact") << positional(K::Alibi) << exact << 16 << "irrational";
         QTest::newRow("alibi h=3 slopes exact") << sloped << exact << 3 << "";
         QTest::newRow("sinusoidal float64") << positional(K::Sinusoidal) << f64 << 1 << "";
@@ -423,7 +501,7 @@ private slots:
         QFETCH(int, offset);
         PositionalSpec spec = positional(PositionalSpec::Kind::Learned, offset);
         spec.seeded = seeded;
-        spec.table = Matrix<Rational>::Ones(8, 2);
+        spec.table = MatrixSpec::given(Matrix<Rational>::Ones(8, 2));
         const QString message = inputErrorOf([&] { absolutePositions<Rational>(spec, 2, 2); });
         QVERIFY2(!message.isNull(), "no InputError for a negative position");
     }

@@ -21,8 +21,8 @@ LayerResult<T> fusedLayerAttention(const LayerTask<T>& task) {
         ks.push_back(k.middleCols(h * p, p));
         vs.push_back(v.middleCols(h * pv, pv));
         if (positional.kind == PositionalSpec::Kind::Rope) {
-            applyRope(qs.back(), offset, positional.base);
-            applyRope(ks.back(), offset, positional.base);
+            applyRope(qs.back(), positional, offset);
+            applyRope(ks.back(), positional, offset);
         }
     }
     std::vector<HeadInputs<T>> inputs(static_cast<std::size_t>(heads));
