@@ -4,6 +4,7 @@
 #include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
 #include "core/io/scenario_writer.h"
+#include "core/model/model.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -68,6 +69,39 @@ private slots:
         QVERIFY(loaded == s);
         s.tokens.values(0, 0) = 2;
         QVERIFY(!(loaded == s));
+    }
+
+    void realBlocksRoundTripAndRun() {
+        // Every part of a real block in one file: norms, biases, grouped heads, a gated MLP,
+        // RoPE in the half style with partial rotation and llama3 scaling, a final norm.
+        const Scenario s = parseScenario(scenarioWith(R"j({"precision": "float64",
+            "tokens": {"random": {"n": 5, "d": 4, "seed": 3}},
+            "positional": {"kind": "rope", "style": "half", "rotary_dim": 2, "scaling":
+              {"type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4,
+               "original_max_position_embeddings": 16}},
+            "layers": [{"wq": {"random": {"seed": 1}}, "wk": {"random": {"seed": 2}},
+              "wv": {"random": {"seed": 3}}, "wo": {"random": {"seed": 4}}, "heads": 2,
+              "kv_heads": 1, "bq": [0.5, 0, 0, 1], "bk": [1, 2], "bo": [0, 0, 0, "1/4"],
+              "mixer": {"kind": "softmax"}, "mask": {"kind": "causal"}, "residual": true,
+              "attention_norm": {"kind": "rmsnorm", "weight": [1, 2, 1, 1], "eps": 1e-6},
+              "mlp_norm": {"kind": "layernorm", "weight": [1, 1, 1, 1], "bias": [0, 0, 1, 0]},
+              "mlp": {"activation": "silu", "up": [[1, 0], [0, 1], [1, 1], [0, 0]],
+                      "gate": [[0, 1], [1, 0], [1, 1], [1, 0]], "down": [[1, 0, 0, 1], [0, 1, 1, 0]],
+                      "down_bias": [0, 0, 0, 1]}}],
+            "final_norm": {"kind": "layernorm"}})j"));
+        const LayerSpec& l = s.model.layers[0];
+        QCOMPARE(l.keyValueHeads(), 1);
+        QVERIFY(l.mlp && l.mlp->gate && l.attentionNorm && l.mlpNorm && s.model.finalNorm);
+        QCOMPARE(s.model.positional.scaling.kind, RopeScaling::Kind::Llama3);
+        const Scenario again = parseScenario(scenarioText(s));
+        QVERIFY(again == s);
+        QCOMPARE(scenarioText(again), scenarioText(s));
+        const Trace<double> t = Model<double>(s.model, s.d()).forward(s.tokens.materialize<double>());
+        QCOMPARE(t.output.rows(), 5);
+        QVERIFY(t.output.allFinite());
+        // The final layernorm leaves every row with mean 0 and variance 1 (up to eps).
+        QVERIFY(t.output.rowwise().mean().cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY((t.output.array().square().rowwise().mean() - 1).abs().maxCoeff() < 1e-4);
     }
 
     void rationalJsonPrefersPlainNumbers() {
@@ -147,6 +181,34 @@ private slots:
                     "batch": [[[1, 2, 3]]]})j"
             << "batch[0]: has 1 tokens, but layers[0].mask: cells: custom mask is 2 x 2, "
                "expected 1 x 1";
+        QTest::newRow("kv heads do not divide")
+            << R"j({"precision": "float64", "layers": [{"heads": 3, "kv_heads": 2,
+                    "wq": {"random": {"seed": 1}}}], "tokens": [[0, 0, 0], [1, 0, 0]]})j"
+            << "layers[0].kv_heads: 2 key/value heads do not divide 3 heads";
+        QTest::newRow("bias width") << R"j({"layers": [{"bq": [1, 2]}]})j"
+                                    << "layers[0].bq: matrix is 1 x 2, expected 1 x 3";
+        QTest::newRow("exact layernorm")
+            << R"j({"layers": [{"attention_norm": {"kind": "layernorm"}}]})j"
+            << "precision exact: layernorm needs a square root";
+        QTest::newRow("exact gelu")
+            << R"j({"layers": [{"mlp": {"activation": "gelu", "up": "identity",
+                    "down": "identity"}}]})j"
+            << "precision exact: activation gelu needs erf, tanh or exp";
+        QTest::newRow("unknown activation")
+            << R"j({"layers": [{"mlp": {"activation": "swish", "up": "identity",
+                    "down": "identity"}}]})j"
+            << "layers[0].mlp.activation: unknown activation 'swish'";
+        QTest::newRow("rmsnorm bias")
+            << R"j({"layers": [{"mlp_norm": {"kind": "rmsnorm", "bias": [0, 0, 0]}}]})j"
+            << "layers[0].mlp_norm.bias: rmsnorm has no bias";
+        QTest::newRow("rope style") << R"j({"positional": {"kind": "rope", "style": "spiral"}})j"
+                                    << "positional.style: must be \"interleaved\" or \"half\"";
+        QTest::newRow("rope scaling")
+            << R"j({"positional": {"kind": "rope", "scaling": {"type": "yarn", "factor": 2}}})j"
+            << "positional.scaling.type: unknown RoPE scaling 'yarn' (linear, llama3)";
+        QTest::newRow("odd rotary dim")
+            << R"j({"positional": {"kind": "rope", "rotary_dim": 3}})j"
+            << "positional.rotary_dim: must be even";
         QTest::newRow("empty layers") << R"j({"layers": []})j"
                                       << "layers: must be a non-empty array";
         QTest::newRow("unknown mask") << R"j({"layers": [{"mask": {"kind": "diagonal"}}]})j"
