@@ -93,7 +93,7 @@ SafetensorsDtype parseDtype(const JsonReader& node) {
     for (SafetensorsDtype dtype : {SafetensorsDtype::F32, SafetensorsDtype::F16,
                                    SafetensorsDtype::BF16, SafetensorsDtype::F64})
         if (name == dtypeName(dtype)) return dtype;
-    node.fail("dtype " + quoted(name) + " is not supported (supported: F32, F16, BF16, F64)");
+    node.fail(quoted(name) + " is not supported (supported: F32, F16, BF16, F64)");
 }
 
 /// The shape with leading 1s dropped down to rank 2; refuses a higher rank.
@@ -312,11 +312,12 @@ SafetensorsFile::SafetensorsFile(std::unique_ptr<Storage> storage, std::string o
     if (json.is_discarded() || !json.is_object())
         throw InputError(origin_, "the header is not a JSON object");
     for (const auto& item : json.items()) {
-        const JsonReader node(item.value(), origin_ + ": " + quoted(item.key()));
-        if (item.key() == "__metadata__")
-            metadata_ = parseMetadata(node);
-        else
-            tensors_[item.key()] = parseTensor(node, size - dataStart_);
+        if (item.key() == "__metadata__") {
+            metadata_ = parseMetadata(JsonReader(item.value(), origin_ + ": __metadata__"));
+            continue;
+        }
+        const JsonReader entry(item.value(), origin_ + ": tensor " + quoted(item.key()));
+        tensors_[item.key()] = parseTensor(entry, size - dataStart_);
     }
     checkDisjoint(tensors_, origin_);
     storage_->release(0, dataStart_);
