@@ -60,20 +60,46 @@ double decodeF64(const char* p) {
     return load<double>(p);
 }
 
-using Decoder = double (*)(const char*);
-
-Decoder decoderFor(SafetensorsDtype dtype) {
+/// One stored entry as double (exact for every dtype).
+double decode(SafetensorsDtype dtype, const char* p) {
     switch (dtype) {
     case SafetensorsDtype::F16:
-        return decodeF16;
+        return decodeF16(p);
     case SafetensorsDtype::BF16:
-        return decodeBF16;
+        return decodeBF16(p);
     case SafetensorsDtype::F32:
-        return decodeF32;
+        return decodeF32(p);
     case SafetensorsDtype::F64:
-        return decodeF64;
+        return decodeF64(p);
     }
-    return decodeF64;
+    return 0;
+}
+
+/// Converts a stored row of `cols` entries into `out`, entries `stride` apart (a row of a
+/// column-major matrix); returns the column of the first entry not finite in T, or -1.
+template <class T, double (*Decode)(const char*), std::size_t width>
+long long convertRowAs(const char* p, long long cols, T* out, long long stride) {
+    for (long long j = 0; j < cols; ++j, p += width, out += stride) {
+        *out = static_cast<T>(Decode(p));
+        if (!std::isfinite(*out)) return j;
+    }
+    return -1;
+}
+
+template <class T>
+long long convertRow(SafetensorsDtype dtype, const char* p, long long cols, T* out,
+                     long long stride) {
+    switch (dtype) {
+    case SafetensorsDtype::F16:
+        return convertRowAs<T, decodeF16, 2>(p, cols, out, stride);
+    case SafetensorsDtype::BF16:
+        return convertRowAs<T, decodeBF16, 2>(p, cols, out, stride);
+    case SafetensorsDtype::F32:
+        return convertRowAs<T, decodeF32, 4>(p, cols, out, stride);
+    case SafetensorsDtype::F64:
+        return convertRowAs<T, decodeF64, 8>(p, cols, out, stride);
+    }
+    return -1;
 }
 
 /// "[a, b, ...]".
@@ -363,7 +389,6 @@ Matrix<T> SafetensorsFile::read(const std::string& name, const std::vector<long 
     const long long count = rows.empty() ? t.rows : static_cast<long long>(rows.size());
     const std::size_t width = dtypeSize(t.dtype);
     const std::uint64_t rowBytes = static_cast<std::uint64_t>(t.cols) * width;
-    const Decoder decode = decoderFor(t.dtype);
     PageRelease pages(
         [this](std::uint64_t offset, std::uint64_t length) { storage_->release(offset, length); });
     Matrix<T> m(count, t.cols);
@@ -372,18 +397,15 @@ Matrix<T> SafetensorsFile::read(const std::string& name, const std::vector<long 
         const std::uint64_t offset =
             dataStart_ + t.begin + static_cast<std::uint64_t>(row) * rowBytes;
         const char* p = storage_->data + offset;
-        for (long long j = 0; j < t.cols; ++j, p += width) {
-            const double value = decode(p);
-            const auto converted = static_cast<T>(value);
-            if (!std::isfinite(converted)) {
-                const std::string entry =
-                    where + " entry (" + std::to_string(row) + ", " + std::to_string(j) + ")";
-                checkFinite(value, entry);
-                std::ostringstream text;
-                text << value;
-                throw InputError(entry, text.str() + " does not fit in float");
-            }
-            m(i, j) = converted;
+        const long long bad = convertRow(t.dtype, p, t.cols, m.data() + i, count);
+        if (bad >= 0) {
+            const double value = decode(t.dtype, p + bad * width);
+            const std::string entry =
+                where + " entry (" + std::to_string(row) + ", " + std::to_string(bad) + ")";
+            checkFinite(value, entry);
+            std::ostringstream text;
+            text << value;
+            throw InputError(entry, text.str() + " does not fit in float");
         }
         pages.add(offset, rowBytes);
     }
