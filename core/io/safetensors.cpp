@@ -27,17 +27,28 @@ namespace {
 
 constexpr std::uint64_t maxHeaderBytes = 100'000'000;
 
-std::size_t dtypeSize(SafetensorsDtype dtype) {
-    switch (dtype) {
-    case SafetensorsDtype::F16:
-    case SafetensorsDtype::BF16:
-        return 2;
-    case SafetensorsDtype::F32:
-        return 4;
-    case SafetensorsDtype::F64:
-        return 8;
-    }
-    return 0;
+/// Every dtype safetensors defines, with its size in bytes.
+struct DtypeEntry {
+    const char* name;
+    SafetensorsDtype dtype;
+    std::size_t size;
+};
+
+const DtypeEntry dtypes[] = {
+    {"F32", SafetensorsDtype::F32, 4},       {"F16", SafetensorsDtype::F16, 2},
+    {"BF16", SafetensorsDtype::BF16, 2},     {"F64", SafetensorsDtype::F64, 8},
+    {"BOOL", SafetensorsDtype::Other, 1},    {"U8", SafetensorsDtype::Other, 1},
+    {"I8", SafetensorsDtype::Other, 1},      {"F8_E4M3", SafetensorsDtype::Other, 1},
+    {"F8_E5M2", SafetensorsDtype::Other, 1}, {"I16", SafetensorsDtype::Other, 2},
+    {"U16", SafetensorsDtype::Other, 2},     {"I32", SafetensorsDtype::Other, 4},
+    {"U32", SafetensorsDtype::Other, 4},     {"I64", SafetensorsDtype::Other, 8},
+    {"U64", SafetensorsDtype::Other, 8},
+};
+
+const DtypeEntry& dtypeEntry(const std::string& name) {
+    for (const DtypeEntry& entry : dtypes)
+        if (name == entry.name) return entry;
+    throw InputError("\"" + name + "\" is not a safetensors dtype");
 }
 
 template <class T>
@@ -70,6 +81,7 @@ double decode(SafetensorsDtype dtype, const char* p) {
     case SafetensorsDtype::F32:
         return decodeF32(p);
     case SafetensorsDtype::F64:
+    case SafetensorsDtype::Other: // refused before reading
         return decodeF64(p);
     }
     return 0;
@@ -97,6 +109,7 @@ long long convertRow(SafetensorsDtype dtype, const char* p, long long cols, T* o
     case SafetensorsDtype::F32:
         return convertRowAs<T, decodeF32, 4>(p, cols, out, stride);
     case SafetensorsDtype::F64:
+    case SafetensorsDtype::Other: // refused before reading
         return convertRowAs<T, decodeF64, 8>(p, cols, out, stride);
     }
     return -1;
@@ -114,12 +127,12 @@ std::string quoted(const std::string& name) {
     return "\"" + name + "\"";
 }
 
-SafetensorsDtype parseDtype(const JsonReader& node) {
-    const std::string name = node.string();
-    for (SafetensorsDtype dtype : {SafetensorsDtype::F32, SafetensorsDtype::F16,
-                                   SafetensorsDtype::BF16, SafetensorsDtype::F64})
-        if (name == dtypeName(dtype)) return dtype;
-    node.fail(quoted(name) + " is not supported (supported: F32, F16, BF16, F64)");
+const DtypeEntry& parseDtype(const JsonReader& node) {
+    try {
+        return dtypeEntry(node.string());
+    } catch (const InputError& e) {
+        node.fail(e.what());
+    }
 }
 
 /// The shape with leading 1s dropped down to rank 2; refuses a higher rank.
@@ -135,10 +148,10 @@ std::vector<long long> parseShape(const JsonReader& node) {
     return shape;
 }
 
-/// The bytes `shape` of `dtype` occupies; refuses a product that overflows.
+/// The bytes `shape` of entries of `dtypeSize` bytes occupies; refuses a product that overflows.
 std::uint64_t byteCount(const JsonReader& node, const std::vector<long long>& shape,
-                        SafetensorsDtype dtype) {
-    std::uint64_t bytes = dtypeSize(dtype);
+                        std::size_t dtypeSize) {
+    std::uint64_t bytes = dtypeSize;
     for (long long extent : shape)
         if (__builtin_mul_overflow(bytes, static_cast<std::uint64_t>(extent), &bytes))
             node.fail("shape " + shapeText(shape) + " is too large");
@@ -148,11 +161,13 @@ std::uint64_t byteCount(const JsonReader& node, const std::vector<long long>& sh
 SafetensorsTensor parseTensor(const JsonReader& entry, std::uint64_t dataSize) {
     entry.expectObject({"dtype", "shape", "data_offsets"});
     SafetensorsTensor t;
-    t.dtype = parseDtype(entry.at("dtype"));
+    const DtypeEntry& dtype = parseDtype(entry.at("dtype"));
+    t.dtype = dtype.dtype;
+    t.dtypeName = dtype.name;
     t.shape = parseShape(entry.at("shape"));
     t.rows = t.shape.size() == 2 ? t.shape[0] : 1;
     t.cols = t.shape.empty() ? 1 : t.shape.back();
-    const std::uint64_t need = byteCount(entry.at("shape"), t.shape, t.dtype);
+    const std::uint64_t need = byteCount(entry.at("shape"), t.shape, dtype.size);
     const JsonReader offsets = entry.at("data_offsets");
     if (offsets.size() != 2) offsets.fail("must be [begin, end]");
     const long limit = std::numeric_limits<long>::max();
@@ -165,8 +180,7 @@ SafetensorsTensor parseTensor(const JsonReader& entry, std::uint64_t dataSize) {
                      " bytes");
     if (t.end - t.begin != need)
         offsets.fail(range + " holds " + std::to_string(t.end - t.begin) + " bytes but shape " +
-                     shapeText(t.shape) + " of " + dtypeName(t.dtype) + " needs " +
-                     std::to_string(need));
+                     shapeText(t.shape) + " of " + t.dtypeName + " needs " + std::to_string(need));
     return t;
 }
 
@@ -199,20 +213,6 @@ void checkFinite(double value, const std::string& where) {
 }
 
 } // namespace
-
-const char* dtypeName(SafetensorsDtype dtype) {
-    switch (dtype) {
-    case SafetensorsDtype::F16:
-        return "F16";
-    case SafetensorsDtype::BF16:
-        return "BF16";
-    case SafetensorsDtype::F32:
-        return "F32";
-    case SafetensorsDtype::F64:
-        return "F64";
-    }
-    return "?";
-}
 
 float halfToFloat(std::uint16_t bits) {
     const std::uint32_t sign = std::uint32_t(bits >> 15) << 31;
@@ -387,7 +387,10 @@ Matrix<T> SafetensorsFile::read(const std::string& name, const std::vector<long 
             throw InputError(where, "row " + std::to_string(row) + " is out of range (it has " +
                                         std::to_string(t.rows) + " rows)");
     const long long count = rows.empty() ? t.rows : static_cast<long long>(rows.size());
-    const std::size_t width = dtypeSize(t.dtype);
+    if (t.dtype == SafetensorsDtype::Other)
+        throw InputError(where, "dtype " + quoted(t.dtypeName) +
+                                    " is not supported (supported: F32, F16, BF16, F64)");
+    const std::size_t width = dtypeEntry(t.dtypeName).size;
     const std::uint64_t rowBytes = static_cast<std::uint64_t>(t.cols) * width;
     PageRelease pages(
         [this](std::uint64_t offset, std::uint64_t length) { storage_->release(offset, length); });

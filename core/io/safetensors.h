@@ -15,16 +15,16 @@
 
 namespace attnlab {
 
-enum class SafetensorsDtype { F16, BF16, F32, F64 };
-
-/// "F16", "BF16", "F32" or "F64".
-const char* dtypeName(SafetensorsDtype dtype);
+/// The dtypes converted to float and double; Other: a safetensors dtype (BOOL, I8, I64, U8,
+/// F8_E4M3, ...) that opens, since checkpoints hold such buffers, but is refused when read.
+enum class SafetensorsDtype { F16, BF16, F32, F64, Other };
 
 /// A tensor as the header describes it, checked against the file.
 struct SafetensorsTensor {
     SafetensorsDtype dtype = SafetensorsDtype::F32;
-    std::vector<long long> shape; // as stored (rank 0 to 2 after dropping leading 1s)
-    long long rows = 1;           // the matrix view: rank 0 is 1 x 1, a k-vector 1 x k
+    std::string dtypeName = "F32"; // as the header states it
+    std::vector<long long> shape;  // as stored (rank 0 to 2 after dropping leading 1s)
+    long long rows = 1;            // the matrix view: rank 0 is 1 x 1, a k-vector 1 x k
     long long cols = 1;
     std::uint64_t begin = 0; // byte offsets into the data area, end - begin = rows*cols*size
     std::uint64_t end = 0;
@@ -38,7 +38,8 @@ float bfloat16ToFloat(std::uint16_t bits);
 class SafetensorsFile {
 public:
     /// Maps `path` read-only and validates its header; throws InputError naming the file and
-    /// what is wrong (truncated, header length beyond the file, JSON, dtype, rank, offsets).
+    /// what is wrong (truncated, header length beyond the file, JSON, a dtype safetensors does
+    /// not define, rank, offsets).
     explicit SafetensorsFile(const std::filesystem::path& path);
     /// The same from bytes in memory (tests, fuzzing); `origin` names them in messages.
     static SafetensorsFile fromBytes(std::string bytes, std::string origin);
@@ -57,8 +58,9 @@ public:
     const SafetensorsTensor& tensor(const std::string& name) const;
 
     /// The given rows of tensor `name` (all when `rows` is empty), in that order. Throws
-    /// InputError for a row out of range or a NaN / infinite entry (naming tensor, row and
-    /// column), and in readFloat for an F64 entry beyond float's range.
+    /// InputError for a row out of range, a dtype other than F16, BF16, F32 and F64, or a NaN
+    /// or infinite entry (naming tensor, row and column), and in readFloat for an F64 entry
+    /// beyond float's range.
     Matrix<double> readDouble(const std::string& name,
                               const std::vector<long long>& rows = {}) const;
     Matrix<float> readFloat(const std::string& name, const std::vector<long long>& rows = {}) const;

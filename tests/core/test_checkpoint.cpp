@@ -257,6 +257,21 @@ private slots:
             {"\"cube\"", "rank 3"});
     }
 
+    void otherDtypesOpenButAreRefusedWhenRead() {
+        // Checkpoints hold buffers such as a causal mask of BOOL [1, 1, n, n] next to weights.
+        const SafetensorsFile file =
+            fromBytes(safetensorsFile({{"mask", "BOOL", {1, 1, 4, 4}, std::string(16, '\1')},
+                                       {"q", "I8", {4}, std::string(4, '\0')},
+                                       {"w", "F32", {1}, bytesOf(std::vector<float>{2})}}));
+        QCOMPARE(file.tensor("mask").rows, 4LL);
+        QCOMPARE(file.tensor("q").dtypeName, std::string("I8"));
+        QCOMPARE(file.readFloat("w")(0, 0), 2.0f);
+        expectError(
+            [&] { file.readDouble("q"); },
+            {"tensor \"q\"", "dtype \"I8\" is not supported (supported: F32, F16, BF16, F64)"});
+        expectError([&] { file.readFloat("mask", {0}); }, {"\"mask\"", "\"BOOL\""});
+    }
+
     void rowsAreSelectedInOrder() {
         std::vector<float> values(5 * 3);
         for (std::size_t k = 0; k < values.size(); ++k)
@@ -335,9 +350,10 @@ private slots:
             << "too large";
         QTest::newRow("negative extent")
             << rawFile(tensor("F32", "[-1]", "[0, 4]"), four) << "must be an integer";
-        QTest::newRow("unknown dtype")
-            << rawFile(tensor("I8", "[4]", "[0, 4]"), four)
-            << R"(tensor "w".dtype: "I8" is not supported (supported: F32, F16, BF16, F64))";
+        QTest::newRow("unknown dtype") << rawFile(tensor("Q4", "[4]", "[0, 4]"), four)
+                                       << R"(tensor "w".dtype: "Q4" is not a safetensors dtype)";
+        QTest::newRow("length wrong for an unconverted dtype")
+            << rawFile(tensor("I64", "[1]", "[0, 4]"), four) << "shape [1] of I64 needs 8";
         QTest::newRow("offsets not a pair")
             << rawFile(tensor("F32", "[1]", "[0]"), four) << "must be [begin, end]";
         QTest::newRow("unknown key")
