@@ -395,6 +395,7 @@ Matrix<T> SafetensorsFile::read(const std::string& name, const std::vector<long 
     PageRelease pages(
         [this](std::uint64_t offset, std::uint64_t length) { storage_->release(offset, length); });
     Matrix<T> m(count, t.cols);
+    if (m.size() == 0) return m; // an empty matrix has no storage to write rows into
     for (long long i = 0; i < count; ++i) {
         const long long row = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
         const std::uint64_t offset =

@@ -243,12 +243,14 @@ private slots:
         const SafetensorsFile file = fromBytes(
             safetensorsFile({{"scalar", "F32", {}, bytesOf(std::vector<float>{7})},
                              {"batched", "F32", {1, 1, 2, 3}, bytesOf(std::vector<float>(6, 1))},
-                             {"empty", "F32", {0, 4}, ""}}));
+                             {"empty", "F32", {0, 4}, ""},
+                             {"no columns", "BF16", {2, 0}, ""}}));
         QCOMPARE(file.tensor("scalar").rows, 1LL);
         QCOMPARE(file.readDouble("scalar")(0, 0), 7.0);
         QCOMPARE(file.tensor("batched").shape, (std::vector<long long>{2, 3}));
         QCOMPARE(file.readFloat("batched").rows(), 2);
         QCOMPARE(file.readFloat("empty").size(), 0);
+        QCOMPARE(file.readDouble("no columns", {1}).rows(), 1);
         expectError(
             [] {
                 fromBytes(safetensorsFile(
