@@ -9,7 +9,9 @@
 #include "core/spec/matrix_spec.h"
 #include "core/spec/mixer.h"
 #include "core/spec/positional.h"
+#include "core/spec/text_encoder.h"
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -45,12 +47,21 @@ struct LayerSpec {
     bool operator==(const LayerSpec&) const = default;
 };
 
-/// A model imported from a checkpoint, as the scenario file names it: the directory (as
-/// written, relative to the scenario file) and the layers kept.
+/// A model imported from a checkpoint (core/io/hf_import.h): the directory, the layers kept,
+/// its token embedding and, when it has a tokenizer.json, its tokenizer. Two refer to the same
+/// model when directory and layers agree.
 struct CheckpointRef {
-    std::string path;
+    std::string directory;            // absolute; a file stores it relative to itself
     int firstLayer = 0, endLayer = 0; // layers [first, end) of the checkpoint
-    bool operator==(const CheckpointRef&) const = default;
+    std::string architecture;         // "gpt2", "llama", ...
+    MatrixSpec embedding;             // vocabulary x d
+    std::shared_ptr<const TextEncoder> tokenizer; // null: token ids only
+    std::optional<MaskSpec> mask;     // replaces every layer's own mask when set
+
+    bool operator==(const CheckpointRef& o) const {
+        return directory == o.directory && firstLayer == o.firstLayer &&
+               endLayer == o.endLayer && mask == o.mask;
+    }
 };
 
 struct ModelSpec {
