@@ -20,11 +20,13 @@ int presetsCommand(const std::vector<std::string>& args, std::ostream& out, std:
 int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int importCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 std::string runUsage();
 std::string presetsUsage();
 std::string devicesUsage();
 std::string checkUsage();
 std::string benchUsage();
+std::string importUsage();
 
 } // namespace attnlab::cli

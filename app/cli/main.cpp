@@ -20,6 +20,8 @@ const Command kCommands[] = {
      runCommand},
     {"check", "check properties (equivariance, locality, ...) on the scenario's numbers",
      checkUsage, checkCommand},
+    {"import", "write a scenario of a Hugging Face checkpoint on some text or token ids",
+     importUsage, importCommand},
     {"presets", "list the built-in scenarios (open one as builtin:NAME)", presetsUsage,
      presetsCommand},
     {"bench", "time the CPU attention kernel against the machine's measured peak", benchUsage,

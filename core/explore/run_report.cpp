@@ -5,6 +5,7 @@
 #include "core/explore/resource_limits.h"
 #include "core/model/model.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -85,35 +86,76 @@ std::string entryText(const T& v) {
     }
 }
 
+// Columns printed of a wide matrix (an imported model's 768-wide hidden states); --out and
+// --json carry every value.
+constexpr Eigen::Index kPrintedColumns = 16;
+
+// The number of code points of a UTF-8 string (for aligning token labels).
+std::size_t displayWidth(const std::string& text) {
+    return std::size_t(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+// The matrix with its rows named by `labels` (the tokens) when there are as many.
 template <class T>
-void printMatrix(std::ostringstream& out, const std::string& title, const Matrix<T>& m) {
-    out << title << " (" << m.rows() << " x " << m.cols() << ")\n";
-    std::vector<std::string> cells(static_cast<std::size_t>(m.size()));
-    std::size_t width = 1;
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-        cells[std::size_t(i)] = entryText<T>(m(i));
-        width = std::max(width, cells[std::size_t(i)].size());
-    }
+void printMatrix(std::ostringstream& out, const std::string& title, const Matrix<T>& m,
+                 const std::vector<std::string>& labels = {}) {
+    const Eigen::Index cols = std::min(m.cols(), kPrintedColumns);
+    out << title << " (" << m.rows() << " x " << m.cols() << ")";
+    if (cols < m.cols()) out << ", the first " << cols << " columns";
+    out << "\n";
+    std::vector<std::string> cells(std::size_t(m.rows() * cols));
+    std::size_t width = 1, labelWidth = 0;
+    for (Eigen::Index j = 0; j < cols; ++j)
+        for (Eigen::Index i = 0; i < m.rows(); ++i) {
+            std::string& cell = cells[std::size_t(i + j * m.rows())];
+            cell = entryText<T>(m(i, j));
+            width = std::max(width, cell.size());
+        }
+    const bool named = labels.size() == std::size_t(m.rows());
+    for (const std::string& label : labels)
+        labelWidth = std::max(labelWidth, displayWidth(label));
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
         out << "  ";
-        for (Eigen::Index j = 0; j < m.cols(); ++j)
+        if (named) {
+            const std::string& label = labels[std::size_t(i)];
+            out << label << std::string(labelWidth - displayWidth(label), ' ') << " |";
+        }
+        for (Eigen::Index j = 0; j < cols; ++j)
             out << std::setw(int(width) + 1) << cells[std::size_t(i + j * m.rows())];
+        if (cols < m.cols()) out << " ...";
         out << '\n';
     }
 }
 
 template <class T>
-void printTrace(std::ostringstream& out, const std::string& side, const Trace<T>& trace) {
+void printTrace(std::ostringstream& out, const std::string& side, const Trace<T>& trace,
+                const std::vector<std::string>& labels) {
     out << "== " << side << " ==\n";
-    printMatrix(out, "input (after absolute positions)", trace.input);
+    printMatrix(out, "input (after absolute positions)", trace.input, labels);
     for (std::size_t l = 0; l < trace.layers.size(); ++l)
         for (std::size_t h = 0; h < trace.layers[l].heads.size(); ++h)
             printMatrix(out,
                         "layer " + std::to_string(l) + " head " + std::to_string(h) + " weights",
-                        trace.layers[l].heads[h].weights);
+                        trace.layers[l].heads[h].weights, labels);
     for (std::size_t l = 0; l < trace.layers.size(); ++l)
         out << "layer " << l << " computed on " << trace.layers[l].backend << "\n";
-    printMatrix(out, "output", trace.output);
+    printMatrix(out, "output", trace.output, labels);
+}
+
+// The labels in the order the permutation puts the tokens: row i of P X is token sigma^-1(i).
+std::vector<std::string> permutedLabels(const std::vector<std::string>& labels,
+                                        const Permutation& sigma) {
+    if (labels.empty()) return labels;
+    Matrix<double> index(Eigen::Index(labels.size()), 1);
+    for (Eigen::Index i = 0; i < index.rows(); ++i)
+        index(i, 0) = double(i);
+    const Matrix<double> moved = sigma.applyRows(index);
+    std::vector<std::string> out;
+    for (Eigen::Index i = 0; i < moved.rows(); ++i)
+        out.push_back(labels[std::size_t(moved(i, 0))]);
+    return out;
 }
 
 } // namespace
@@ -145,16 +187,26 @@ std::string runText(const Scenario& s) {
             << "n = " << s.n() << ", d = " << s.d() << ", precision " << precisionName(s.precision)
             << ", " << s.model.layers.size() << " layer(s), positional "
             << s.model.positional.describe() << ", backend " << backendsUsed(sides.original)
-            << " (asked: " << backendChoiceName(s.backend) << ")\n\n";
-        printTrace(out, "original f(X)", sides.original);
+            << " (asked: " << backendChoiceName(s.backend) << ")\n";
+        if (s.model.checkpoint) out << "model: " << s.model.checkpoint->directory << "\n";
+        if (s.tokens.kind == TokenSpec::Kind::Ids) {
+            out << "tokens:";
+            for (std::size_t i = 0; i < s.tokens.ids.size(); ++i)
+                out << " " << s.tokens.ids[i]
+                    << (s.tokens.labels.empty() ? "" : " '" + s.tokens.labels[i] + "'");
+            out << "\n";
+        }
+        out << "\n";
+        printTrace(out, "original f(X)", sides.original, s.tokens.labels);
         if (sides.transformed) {
             out << "\n";
             printTrace(out, "transformed f(P X), sigma = " + sides.sigma.cycles(),
-                       *sides.transformed);
+                       *sides.transformed, permutedLabels(s.tokens.labels, sides.sigma));
             const Matrix<T> expected = sides.sigma.applyRows(sides.original.output);
             const Matrix<T> diff = sides.transformed->output - expected;
             out << "\n";
-            printMatrix(out, "difference f(P X) - P f(X)", diff);
+            printMatrix(out, "difference f(P X) - P f(X)", diff,
+                        permutedLabels(s.tokens.labels, sides.sigma));
             T largest = T(0);
             for (Eigen::Index i = 0; i < diff.size(); ++i)
                 largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));

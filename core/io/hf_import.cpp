@@ -184,6 +184,19 @@ ModelSpec importCheckpoint(const std::filesystem::path& given, int firstLayer, i
     }
 }
 
+std::pair<int, int> parseLayerRange(const std::string& text) {
+    const auto colon = text.find(':');
+    const auto number = [&](const std::string& part, int empty) {
+        if (part.empty()) return empty;
+        if (part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
+            throw InputError("layers '" + text + "': must be A:B (layers A to B - 1)");
+        return std::stoi(part);
+    };
+    if (colon == std::string::npos)
+        throw InputError("layers '" + text + "': must be A:B (layers A to B - 1)");
+    return {number(text.substr(0, colon), 0), number(text.substr(colon + 1), -1)};
+}
+
 TokenSpec checkpointTokens(const CheckpointRef& checkpoint, std::vector<long long> ids) {
     if (ids.empty()) throw InputError("tokens: no token ids given");
     TokenSpec tokens = TokenSpec::lookup(std::move(ids), checkpoint.embedding);

@@ -28,6 +28,10 @@ TokenSpec checkpointTokens(const CheckpointRef& checkpoint, std::vector<long lon
 /// the checkpoint has no tokenizer or the text is empty after tokenisation.
 TokenSpec checkpointText(const CheckpointRef& checkpoint, const std::string& text);
 
+/// "A:B" (layers A to B - 1), "A:" (A to the last) or ":B" as {A, B}, B = -1 for the last;
+/// throws InputError naming the text otherwise.
+std::pair<int, int> parseLayerRange(const std::string& text);
+
 /// What `attnlab-cli import` and File → Open model ask for.
 struct ImportRequest {
     std::filesystem::path directory;

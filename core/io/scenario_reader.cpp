@@ -90,27 +90,13 @@ MlpSpec readMlp(const JsonReader& r) {
     return mlp;
 }
 
-// "A:B" (layers A..B-1), "A:" or ":B"; -1 stands for the last.
-std::pair<int, int> readLayerRange(const JsonReader& r) {
-    const std::string text = r.string();
-    const auto colon = text.find(':');
-    const auto number = [&](const std::string& part, int empty) {
-        if (part.empty()) return empty;
-        if (part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
-            r.fail("must be \"A:B\" (layers A to B - 1), got '" + text + "'");
-        return std::stoi(part);
-    };
-    if (colon == std::string::npos)
-        r.fail("must be \"A:B\" (layers A to B - 1), got '" + text + "'");
-    return {number(text.substr(0, colon), 0), number(text.substr(colon + 1), -1)};
-}
-
 ModelSpec readCheckpoint(const JsonReader& r, const std::filesystem::path& directory) {
     r.expectObject({"path", "layers", "mask"});
     const std::filesystem::path path = directory / r.at("path").string();
-    const auto [first, end] = r.has("layers") ? readLayerRange(r.at("layers")) : std::pair{0, -1};
     ModelSpec model;
     try {
+        const auto [first, end] =
+            r.has("layers") ? parseLayerRange(r.at("layers").string()) : std::pair{0, -1};
         model = importCheckpoint(path, first, end);
     } catch (const InputError& e) {
         r.fail(e.what());

@@ -125,7 +125,7 @@ private slots:
         const json cases = readJson(kFixtures / "tokenizers/gpt2/expected.json");
         const json& sample = cases["cases"][5]; // "  hello  world  "
         const std::string text = sample["text"];
-        ImportRequest request{model, text};
+        ImportRequest request{model, text, {}};
         const Scenario s = importScenario(request);
         QVERIFY(s.model.checkpoint->tokenizer);
         QCOMPARE(s.tokens.ids, sample["ids"].get<std::vector<long long>>()); // as tokenizers has it
@@ -141,7 +141,7 @@ private slots:
         QCOMPARE(loadScenarioFile(file).tokens.ids, s.tokens.ids);
         // Text without a tokenizer is refused, naming what to do instead.
         const QString message = inputErrorOf([&] {
-            importScenario(ImportRequest{kFixtures / "hf/llama", std::string("hi")});
+            importScenario(ImportRequest{kFixtures / "hf/llama", std::string("hi"), {}});
         });
         QVERIFY2(message.contains("no tokenizer.json") && message.contains("token ids"),
                  qPrintable(message));
