@@ -69,8 +69,13 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
     const BackendChoice backend = backendOption(a);
     Scenario scenario = loadScenario(a.positionals()[0]);
     scenario.backend = backend;
+    const auto dir = a.option("--out");
+    if (!a.flag("--json") && !dir) { // the text alone: one forward pass per side
+        out << runText(scenario);
+        return 0;
+    }
     const nlohmann::json result = runJson(scenario);
-    if (const auto dir = a.option("--out")) {
+    if (dir) {
         std::error_code ec;
         std::filesystem::create_directories(*dir, ec);
         if (ec) throw InputError("--out " + *dir + ": cannot create the directory");

@@ -116,13 +116,13 @@ std::pair<long long, long long> Checkpoint::shape(const std::string& name) const
     return {t.rows, t.cols};
 }
 
-Matrix<double> Checkpoint::readDouble(const std::string& name,
-                                      const std::vector<long long>& rows) const {
+RowMajorMatrix<double> Checkpoint::readDouble(const std::string& name,
+                                              const std::vector<long long>& rows) const {
     return fileOf(name).readDouble(name, rows);
 }
 
-Matrix<float> Checkpoint::readFloat(const std::string& name,
-                                    const std::vector<long long>& rows) const {
+RowMajorMatrix<float> Checkpoint::readFloat(const std::string& name,
+                                            const std::vector<long long>& rows) const {
     return fileOf(name).readFloat(name, rows);
 }
 

@@ -27,10 +27,10 @@ public:
     const SafetensorsTensor& tensor(const std::string& name) const;
 
     std::pair<long long, long long> shape(const std::string& name) const override;
-    Matrix<double> readDouble(const std::string& name,
-                              const std::vector<long long>& rows = {}) const override;
-    Matrix<float> readFloat(const std::string& name,
-                            const std::vector<long long>& rows = {}) const override;
+    RowMajorMatrix<double> readDouble(const std::string& name,
+                                      const std::vector<long long>& rows = {}) const override;
+    RowMajorMatrix<float> readFloat(const std::string& name,
+                                    const std::vector<long long>& rows = {}) const override;
     std::string origin() const override;
 
 private:

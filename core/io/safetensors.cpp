@@ -87,11 +87,11 @@ double decode(SafetensorsDtype dtype, const char* p) {
     return 0;
 }
 
-/// Converts a stored row of `cols` entries into `out`, entries `stride` apart (a row of a
-/// column-major matrix); returns the column of the first entry not finite in T, or -1.
+/// Converts a stored row of `cols` entries into `out` (a row of a row-major matrix); returns the
+/// column of the first entry not finite in T, or -1.
 template <class T, double (*Decode)(const char*), std::size_t width>
-long long convertRowAs(const char* p, long long cols, T* out, long long stride) {
-    for (long long j = 0; j < cols; ++j, p += width, out += stride) {
+long long convertRowAs(const char* p, long long cols, T* out) {
+    for (long long j = 0; j < cols; ++j, p += width, ++out) {
         *out = static_cast<T>(Decode(p));
         if (!std::isfinite(*out)) return j;
     }
@@ -99,18 +99,17 @@ long long convertRowAs(const char* p, long long cols, T* out, long long stride) 
 }
 
 template <class T>
-long long convertRow(SafetensorsDtype dtype, const char* p, long long cols, T* out,
-                     long long stride) {
+long long convertRow(SafetensorsDtype dtype, const char* p, long long cols, T* out) {
     switch (dtype) {
     case SafetensorsDtype::F16:
-        return convertRowAs<T, decodeF16, 2>(p, cols, out, stride);
+        return convertRowAs<T, decodeF16, 2>(p, cols, out);
     case SafetensorsDtype::BF16:
-        return convertRowAs<T, decodeBF16, 2>(p, cols, out, stride);
+        return convertRowAs<T, decodeBF16, 2>(p, cols, out);
     case SafetensorsDtype::F32:
-        return convertRowAs<T, decodeF32, 4>(p, cols, out, stride);
+        return convertRowAs<T, decodeF32, 4>(p, cols, out);
     case SafetensorsDtype::F64:
     case SafetensorsDtype::Other: // refused before reading
-        return convertRowAs<T, decodeF64, 8>(p, cols, out, stride);
+        return convertRowAs<T, decodeF64, 8>(p, cols, out);
     }
     return -1;
 }
@@ -379,7 +378,8 @@ const SafetensorsTensor& SafetensorsFile::tensor(const std::string& name) const 
 }
 
 template <class T>
-Matrix<T> SafetensorsFile::read(const std::string& name, const std::vector<long long>& rows) const {
+RowMajorMatrix<T> SafetensorsFile::read(const std::string& name,
+                                        const std::vector<long long>& rows) const {
     const SafetensorsTensor& t = tensor(name);
     const std::string where = origin_ + ": tensor " + quoted(name);
     for (long long row : rows)
@@ -394,14 +394,14 @@ Matrix<T> SafetensorsFile::read(const std::string& name, const std::vector<long 
     const std::uint64_t rowBytes = static_cast<std::uint64_t>(t.cols) * width;
     PageRelease pages(
         [this](std::uint64_t offset, std::uint64_t length) { storage_->release(offset, length); });
-    Matrix<T> m(count, t.cols);
+    RowMajorMatrix<T> m(count, t.cols);
     if (m.size() == 0) return m; // an empty matrix has no storage to write rows into
     for (long long i = 0; i < count; ++i) {
         const long long row = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
         const std::uint64_t offset =
             dataStart_ + t.begin + static_cast<std::uint64_t>(row) * rowBytes;
         const char* p = storage_->data + offset;
-        const long long bad = convertRow(t.dtype, p, t.cols, m.data() + i, count);
+        const long long bad = convertRow(t.dtype, p, t.cols, m.data() + i * t.cols);
         if (bad >= 0) {
             const double value = decode(t.dtype, p + bad * width);
             const std::string entry =
@@ -416,13 +416,13 @@ Matrix<T> SafetensorsFile::read(const std::string& name, const std::vector<long 
     return m;
 }
 
-Matrix<double> SafetensorsFile::readDouble(const std::string& name,
-                                           const std::vector<long long>& rows) const {
+RowMajorMatrix<double> SafetensorsFile::readDouble(const std::string& name,
+                                                   const std::vector<long long>& rows) const {
     return read<double>(name, rows);
 }
 
-Matrix<float> SafetensorsFile::readFloat(const std::string& name,
-                                         const std::vector<long long>& rows) const {
+RowMajorMatrix<float> SafetensorsFile::readFloat(const std::string& name,
+                                                 const std::vector<long long>& rows) const {
     return read<float>(name, rows);
 }
 

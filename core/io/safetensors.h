@@ -4,7 +4,7 @@
 // came from are released afterwards, so resident memory follows the converted rows.
 #pragma once
 
-#include "core/base/scalar.h"
+#include "core/spec/tensor_source.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -61,16 +61,17 @@ public:
     /// InputError for a row out of range, a dtype other than F16, BF16, F32 and F64, or a NaN
     /// or infinite entry (naming tensor, row and column), and in readFloat for an F64 entry
     /// beyond float's range.
-    Matrix<double> readDouble(const std::string& name,
-                              const std::vector<long long>& rows = {}) const;
-    Matrix<float> readFloat(const std::string& name, const std::vector<long long>& rows = {}) const;
+    RowMajorMatrix<double> readDouble(const std::string& name,
+                                      const std::vector<long long>& rows = {}) const;
+    RowMajorMatrix<float> readFloat(const std::string& name,
+                                    const std::vector<long long>& rows = {}) const;
 
 private:
     struct Storage;
     SafetensorsFile(std::unique_ptr<Storage> storage, std::string origin);
     static std::unique_ptr<Storage> map(const std::filesystem::path& path);
     template <class T>
-    Matrix<T> read(const std::string& name, const std::vector<long long>& rows) const;
+    RowMajorMatrix<T> read(const std::string& name, const std::vector<long long>& rows) const;
 
     std::unique_ptr<Storage> storage_;
     std::string origin_;

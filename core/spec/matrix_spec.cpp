@@ -72,8 +72,8 @@ namespace {
 // Stored values in scalar type T: float and double as the source converts them, exact mode the
 // binary values exactly.
 template <class T>
-Matrix<T> readStored(const TensorSource& source, const std::string& name,
-                     const std::vector<long long>& rows) {
+RowMajorMatrix<T> readStored(const TensorSource& source, const std::string& name,
+                             const std::vector<long long>& rows) {
     if constexpr (std::is_same_v<T, float>)
         return source.readFloat(name, rows);
     else if constexpr (std::is_same_v<T, double>)
@@ -108,8 +108,10 @@ Matrix<T> TensorRef::read() const {
     const auto [rows, cols] = shape();
     checkMatrixSize(rows, cols, name);
     if (!transposed) return pickColumns<T>(readStored<T>(*source, name, {}), columns);
-    // The transpose's columns are stored rows: read only those.
-    return readStored<T>(*source, name, columns).transpose();
+    // The transpose's columns are stored rows: read only those, and the rows read are the
+    // column-major transpose as they lie.
+    const RowMajorMatrix<T> stored = readStored<T>(*source, name, columns);
+    return Eigen::Map<const Matrix<T>>(stored.data(), stored.cols(), stored.rows());
 }
 
 template <class T>

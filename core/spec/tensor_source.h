@@ -11,6 +11,11 @@
 
 namespace attnlab {
 
+/// Rows as a file stores them (a torch [out, in] weight read this way is the column-major
+/// [in, out] matrix without moving a value).
+template <class T>
+using RowMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 class TensorSource {
 public:
     virtual ~TensorSource() = default;
@@ -21,10 +26,10 @@ public:
     /// to double / float. Throws InputError when a row is out of range or the data cannot be
     /// read. Pages read from a mapped file are released afterwards, so memory follows the
     /// converted matrices, not the file.
-    virtual Matrix<double> readDouble(const std::string& name,
-                                      const std::vector<long long>& rows = {}) const = 0;
-    virtual Matrix<float> readFloat(const std::string& name,
-                                    const std::vector<long long>& rows = {}) const = 0;
+    virtual RowMajorMatrix<double> readDouble(const std::string& name,
+                                              const std::vector<long long>& rows = {}) const = 0;
+    virtual RowMajorMatrix<float> readFloat(const std::string& name,
+                                            const std::vector<long long>& rows = {}) const = 0;
     /// Where the tensors come from (a directory or file), for messages.
     virtual std::string origin() const = 0;
 };
