@@ -280,7 +280,8 @@ std::string scenarioText(const Scenario& scenario, const std::filesystem::path& 
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path) {
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-    const std::string text = scenarioText(scenario, (ec ? path : absolute).parent_path());
+    const std::string text =
+        scenarioText(scenario, (ec ? path : absolute).lexically_normal().parent_path());
     std::filesystem::path temp = path;
     temp += ".tmp";
     {

@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(layer["mask"].dump(), std::string(R"({"kind":"file","path":"m.npy"})"));
         QCOMPARE(layer["wq"].dump(), std::string(R"({"npy":"weights/wq.npy"})"));
 
-        saveScenarioFile(s, root() / "b/deeper/moved.json"); // elsewhere
+        saveScenarioFile(s, makeRoom(root() / "b/deeper/moved.json")); // elsewhere
         layer = fileJson(root() / "b/deeper/moved.json")["layers"][0];
         QCOMPARE(layer["mask"]["path"].get<std::string>(), std::string("../../a/m.npy"));
         QCOMPARE(layer["wq"]["npy"].get<std::string>(), std::string("../../a/weights/wq.npy"));
