@@ -2,8 +2,9 @@
 # Builds the libFuzzer targets with clang into build-fuzz/ (core only) and runs each for a given
 # time on a scratch copy of its seed corpus (fuzz/corpus/<target>/, which stays untouched).
 #
-#   bash scripts/fuzz.sh [TARGET...] [SECONDS]   # targets: scenario mask table npy cycles
-#                                                # tokenizer safetensors hf_config (default all),
+#   bash scripts/fuzz.sh [TARGET...] [SECONDS]   # targets: scenario mask table npy npy_mask
+#                                                # cycles tokenizer safetensors hf_config (default
+#                                                # all),
 #                                                # SECONDS per target (default 60)
 #
 # Prints the executions of each run; a crash, sanitizer report, uncaught non-InputError
@@ -15,8 +16,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 jobs=${JOBS:-2}
-all=(scenario mask table npy cycles tokenizer safetensors hf_config)
-declare -A max_len=([scenario]=8192 [mask]=2048 [table]=4096 [npy]=4096 [cycles]=512
+all=(scenario mask table npy npy_mask cycles tokenizer safetensors hf_config)
+declare -A max_len=([scenario]=8192 [mask]=2048 [table]=4096 [npy]=4096 [npy_mask]=4096 [cycles]=512
     [tokenizer]=8192 [safetensors]=4096 [hf_config]=4096)
 
 targets=()

@@ -35,11 +35,11 @@ bool JsonReader::has(std::string_view key) const {
 JsonReader JsonReader::at(std::string_view key) const {
     const std::string path = (path_.empty() ? "" : path_ + ".") + std::string(key);
     if (!has(key)) throw InputError(path, "is required");
-    return JsonReader(node_.at(std::string(key)), path);
+    return JsonReader(node_.at(std::string(key)), path, directory_);
 }
 
 JsonReader JsonReader::at(std::size_t i) const {
-    return JsonReader(node_.at(i), path_ + "[" + std::to_string(i) + "]");
+    return JsonReader(node_.at(i), path_ + "[" + std::to_string(i) + "]", directory_);
 }
 
 std::size_t JsonReader::size() const {
@@ -50,6 +50,14 @@ std::size_t JsonReader::size() const {
 std::string JsonReader::string() const {
     if (!node_.is_string()) fail("must be a string");
     return node_.get<std::string>();
+}
+
+std::filesystem::path JsonReader::filePath() const {
+    const std::string name = string();
+    if (name.empty()) fail("must name a file");
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(directory_ / name, ec);
+    return (ec ? directory_ / name : absolute).lexically_normal();
 }
 
 bool JsonReader::boolean() const {

@@ -1,11 +1,14 @@
 // Strict reading of a JSON document: each accessor knows its JSON path, refuses unknown keys,
 // wrong types, non-finite numbers and oversized arrays, and throws InputError naming the path.
+// A document read from a file knows the file's directory, which relative file names in it
+// (a mask's or a matrix's .npy) are relative to.
 #pragma once
 
 #include "core/base/scalar.h"
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -14,8 +17,9 @@ namespace attnlab {
 
 class JsonReader {
 public:
-    JsonReader(const nlohmann::json& node, std::string path)
-        : node_(node), path_(std::move(path)) {}
+    /// `directory`: what relative file names are relative to (empty: the working directory).
+    JsonReader(const nlohmann::json& node, std::string path, std::filesystem::path directory = {})
+        : node_(node), path_(std::move(path)), directory_(std::move(directory)) {}
 
     const nlohmann::json& node() const { return node_; }
     const std::string& path() const { return path_; }
@@ -43,6 +47,9 @@ public:
     Matrix<Rational> matrix() const;
     /// A rectangular array of rows of 0/1 or booleans.
     BoolMatrix boolMatrix() const;
+    /// A non-empty string naming a file, as an absolute path (a relative one is relative to the
+    /// document's directory).
+    std::filesystem::path filePath() const;
 
     /// Throws InputError at this path.
     [[noreturn]] void fail(const std::string& message) const;
@@ -50,6 +57,7 @@ public:
 private:
     const nlohmann::json& node_;
     std::string path_;
+    std::filesystem::path directory_;
 };
 
 } // namespace attnlab

@@ -1,18 +1,35 @@
-// Reading and writing .npy files.
+// Reading and writing .npy files: the header (magic, version, dictionary), the entries of every
+// supported dtype as doubles, and their reading as numbers or as a mask.
 #include "core/io/npy.h"
 
 #include "core/base/error.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <regex>
+#include <sstream>
+#include <vector>
 
 namespace attnlab {
 
-std::string npyBytes(const Eigen::MatrixXd& m) {
-    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" +
-                         std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + "), }";
+namespace {
+
+constexpr long long kMaxEntries = 1LL << 26;
+// The longest header read (numpy's own limit).
+constexpr std::size_t kMaxHeaderBytes = 10000;
+// The largest file read: the largest array of 8-byte entries and a generous header.
+constexpr std::uintmax_t kMaxFileBytes = kMaxEntries * 8 + (1 << 20);
+
+// ---------- writing ----------
+
+std::string npyFileBytes(const std::string& descr, Eigen::Index rows, Eigen::Index cols,
+                         const char* data, std::size_t dataBytes) {
+    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
+                         std::to_string(rows) + ", " + std::to_string(cols) + "), }";
     const std::size_t preamble = 10;
     header.append(64 - (preamble + header.size() + 1) % 64, ' ');
     header += '\n';
@@ -23,18 +40,16 @@ std::string npyBytes(const Eigen::MatrixXd& m) {
     out += char(len & 0xff);
     out += char(len >> 8);
     out += header;
-    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rowMajor = m;
-    out.append(reinterpret_cast<const char*>(rowMajor.data()),
-               static_cast<std::size_t>(rowMajor.size()) * sizeof(double));
+    out.append(data, dataBytes);
     return out;
 }
 
-void writeNpy(const std::filesystem::path& path, const Eigen::MatrixXd& m) {
+void writeAtomically(const std::filesystem::path& path, const std::string& bytes) {
     std::filesystem::path temp = path;
     temp += ".tmp";
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << npyBytes(m);
+        out << bytes;
         if (!out) throw InputError(path.string() + ": cannot write the file");
     }
     std::error_code ec;
@@ -42,7 +57,20 @@ void writeNpy(const std::filesystem::path& path, const Eigen::MatrixXd& m) {
     if (ec) throw InputError(path.string() + ": cannot write the file");
 }
 
-Eigen::MatrixXd parseNpy(const std::string& bytes) {
+// ---------- the header ----------
+
+// What the header says about the data.
+struct NpyLayout {
+    char kind = 'f'; // 'b' bool, 'i' signed integer, 'u' unsigned integer, 'f' float
+    int itemSize = 8;
+    bool bigEndian = false;
+    bool fortranOrder = false;
+    std::vector<long long> shape;
+    std::size_t dataOffset = 0;
+};
+
+// The header dictionary's text; sets layout.dataOffset to where the data starts.
+std::string headerText(const std::string& bytes, NpyLayout& layout) {
     if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
         throw InputError("not a .npy file (missing the \\x93NUMPY magic)");
     const int major = static_cast<unsigned char>(bytes[6]);
@@ -60,54 +88,288 @@ Eigen::MatrixXd parseNpy(const std::string& bytes) {
     } else {
         throw InputError(".npy version " + std::to_string(major) + " is not supported");
     }
+    if (headerLen > kMaxHeaderBytes)
+        throw InputError(".npy header is longer than " + std::to_string(kMaxHeaderBytes) +
+                         " bytes");
     if (bytes.size() < offset + headerLen) throw InputError(".npy header is truncated");
-    const std::string header = bytes.substr(offset, headerLen);
+    layout.dataOffset = offset + headerLen;
+    return bytes.substr(offset, headerLen);
+}
+
+bool validItemSize(char kind, int size) {
+    switch (kind) {
+    case 'b':
+        return size == 1;
+    case 'i':
+    case 'u':
+        return size == 1 || size == 2 || size == 4 || size == 8;
+    default: // 'f'
+        return size == 4 || size == 8;
+    }
+}
+
+void readDescr(const std::string& header, NpyLayout& layout) {
     std::smatch match;
-    if (!std::regex_search(header, match, std::regex("'descr':\\s*'([<>|=]?)([fi])([48])'")))
-        throw InputError(".npy: only float64, float32, int64 and int32 arrays are supported");
-    if (match[1] == ">") throw InputError(".npy: big-endian data is not supported");
-    const char type = match[2].str()[0];
-    const int size = match[3].str()[0] - '0';
-    if (std::regex_search(header, std::regex("'fortran_order':\\s*True")))
-        throw InputError(".npy: Fortran-ordered arrays are not supported");
-    if (!std::regex_search(header, match, std::regex("'shape':\\s*\\((\\d*),?\\s*(\\d*),?\\s*\\)")))
-        throw InputError(".npy: the shape must be 1-D or 2-D");
-    if (match[1].length() > 12 || match[2].length() > 12)
-        throw InputError(".npy: shape " + match[1].str() + " x " + match[2].str() +
-                         " is too large");
-    const long long rows = match[1].str().empty() ? 1 : std::stoll(match[1].str());
-    const long long cols = match[2].str().empty() ? 1 : std::stoll(match[2].str());
-    if (rows < 1 || cols < 1 || rows > (1LL << 26) / cols)
-        throw InputError(".npy: shape " + std::to_string(rows) + " x " + std::to_string(cols) +
-                         " is empty or too large");
-    const std::size_t data = offset + headerLen;
-    const std::size_t need = static_cast<std::size_t>(rows * cols) * static_cast<std::size_t>(size);
-    if (bytes.size() < data + need) throw InputError(".npy: the data is truncated");
+    if (!std::regex_search(header, match, std::regex("'descr':\\s*'([^']*)'")))
+        throw InputError(".npy: the header has no 'descr' (dtype)");
+    const std::string descr = match[1];
+    std::smatch parts;
+    if (!std::regex_match(descr, parts, std::regex("([<>|=]?)([bfiu])([1248])")) ||
+        !validItemSize(parts[2].str()[0], parts[3].str()[0] - '0'))
+        throw InputError(".npy: dtype '" + descr +
+                         "' is not supported (bool, int8-int64, uint8-uint64, float32 and "
+                         "float64 are)");
+    layout.bigEndian = parts[1] == ">";
+    layout.kind = parts[2].str()[0];
+    layout.itemSize = parts[3].str()[0] - '0';
+}
+
+std::string shapeText(const std::vector<long long>& shape) {
+    std::string text = "(";
+    for (std::size_t k = 0; k < shape.size(); ++k)
+        text += (k ? ", " : "") + std::to_string(shape[k]);
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// The sizes of a shape tuple's text such as "2, 3" or "3,"; throws when it is anything else.
+std::vector<long long> shapeSizes(const std::string& tuple) {
+    std::vector<long long> shape;
+    std::stringstream pieces(tuple);
+    std::string piece;
+    long long entries = 1;
+    while (std::getline(pieces, piece, ',')) {
+        piece.erase(0, piece.find_first_not_of(' '));
+        piece.erase(piece.find_last_not_of(' ') + 1);
+        const bool trailingComma = piece.empty() && !shape.empty() && pieces.eof();
+        if (trailingComma) break;
+        if (piece.empty() || !std::all_of(piece.begin(), piece.end(), isDigit))
+            throw InputError(".npy: shape (" + tuple + ") is not a tuple of sizes");
+        if (piece.size() > 12) throw InputError(".npy: shape (" + tuple + ") is too large");
+        const long long n = std::stoll(piece);
+        if (n < 1 || entries > kMaxEntries / n)
+            throw InputError(".npy: shape (" + tuple + ") is empty or too large");
+        entries *= n;
+        shape.push_back(n);
+    }
+    return shape;
+}
+
+void readShape(const std::string& header, NpyLayout& layout) {
+    std::smatch match;
+    if (!std::regex_search(header, match, std::regex("'shape':\\s*\\(([^)]*)\\)")))
+        throw InputError(".npy: the header has no shape (1-D or 2-D needed)");
+    layout.shape = shapeSizes(match[1]);
+}
+
+NpyLayout readLayout(const std::string& bytes) {
+    NpyLayout layout;
+    const std::string header = headerText(bytes, layout);
+    readDescr(header, layout);
+    layout.fortranOrder = std::regex_search(header, std::regex("'fortran_order':\\s*True"));
+    readShape(header, layout);
+    return layout;
+}
+
+// ---------- the entries ----------
+
+template <class T>
+double load(const unsigned char* raw) {
+    T value;
+    std::memcpy(&value, raw, sizeof value);
+    return static_cast<double>(value);
+}
+
+double entryValue(const NpyLayout& layout, const char* p) {
+    unsigned char raw[8];
+    std::memcpy(raw, p, std::size_t(layout.itemSize));
+    if (layout.bigEndian) std::reverse(raw, raw + layout.itemSize); // this machine: little
+    const bool isSigned = layout.kind == 'i';
+    switch (layout.itemSize) {
+    case 1:
+        return isSigned ? load<std::int8_t>(raw) : load<std::uint8_t>(raw); // bool: its byte
+    case 2:
+        return isSigned ? load<std::int16_t>(raw) : load<std::uint16_t>(raw);
+    case 4:
+        if (layout.kind == 'f') return load<float>(raw);
+        return isSigned ? load<std::int32_t>(raw) : load<std::uint32_t>(raw);
+    default:
+        if (layout.kind == 'f') return load<double>(raw);
+        return isSigned ? load<std::int64_t>(raw) : load<std::uint64_t>(raw);
+    }
+}
+
+// The entries as a rows x cols matrix, whatever the order and byte order of the file.
+Eigen::MatrixXd readEntries(const std::string& bytes, const NpyLayout& layout, long long rows,
+                            long long cols) {
+    const auto entries = static_cast<std::size_t>(rows * cols);
+    const std::size_t need = entries * std::size_t(layout.itemSize);
+    if (bytes.size() < layout.dataOffset + need) throw InputError(".npy: the data is truncated");
+    if (bytes.size() > layout.dataOffset + need)
+        throw InputError(".npy: " + std::to_string(bytes.size() - layout.dataOffset - need) +
+                         " bytes after the data of shape " + shapeText(layout.shape) +
+                         ": the header does not describe the data");
     Eigen::MatrixXd m(rows, cols);
-    const char* p = bytes.data() + data;
-    for (long long i = 0; i < rows * cols; ++i, p += size) {
-        double v = 0;
-        if (type == 'f' && size == 8)
-            std::memcpy(&v, p, 8);
-        else if (type == 'f') {
-            float f;
-            std::memcpy(&f, p, 4);
-            v = f;
-        } else if (size == 8) {
-            std::int64_t k;
-            std::memcpy(&k, p, 8);
-            v = double(k);
-        } else {
-            std::int32_t k;
-            std::memcpy(&k, p, 4);
-            v = k;
-        }
-        if (!std::isfinite(v))
-            throw InputError(".npy: entry (" + std::to_string(i / cols) + ", " +
-                             std::to_string(i % cols) + ") is not finite");
-        m(i / cols, i % cols) = v;
+    const char* p = bytes.data() + layout.dataOffset;
+    for (std::size_t k = 0; k < entries; ++k, p += layout.itemSize) {
+        const auto i = static_cast<long long>(k);
+        if (layout.fortranOrder)
+            m(i % rows, i / rows) = entryValue(layout, p);
+        else
+            m(i / cols, i % cols) = entryValue(layout, p);
     }
     return m;
+}
+
+std::string position(Eigen::Index i, Eigen::Index j) {
+    return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+}
+
+std::string numberText(double v) {
+    if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+// ---------- masks ----------
+
+// -inf, or the most negative value of the float type (torch.finfo(dtype).min, what transformers
+// fills blocked entries of an additive mask with).
+bool blocksInAdditiveMask(double v, int itemSize) {
+    const double lowest = itemSize == 4 ? double(std::numeric_limits<float>::lowest())
+                                        : std::numeric_limits<double>::lowest();
+    return v == -std::numeric_limits<double>::infinity() || v == lowest;
+}
+
+// Rows and columns of a mask: 2-D, or more with every leading size 1.
+std::pair<long long, long long> maskShape(const std::vector<long long>& shape) {
+    const bool leadingOnes =
+        std::all_of(shape.begin(), shape.end() - std::min<std::size_t>(2, shape.size()),
+                    [](long long n) { return n == 1; });
+    if (shape.size() < 2 || !leadingOnes)
+        throw InputError(".npy: a mask must be 2-D (queries x keys) or have leading sizes of 1, "
+                         "got shape " +
+                         shapeText(shape));
+    return {shape[shape.size() - 2], shape.back()};
+}
+
+BoolMatrix additiveMask(const Eigen::MatrixXd& m, int itemSize) {
+    BoolMatrix mask(m.rows(), m.cols());
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.cols(); ++j) {
+            const double v = m(i, j);
+            if (v != 0 && !blocksInAdditiveMask(v, itemSize))
+                throw InputError(".npy mask: entry " + position(i, j) + " is " + numberText(v) +
+                                 "; an additive float mask holds only 0 (attend) and -inf "
+                                 "(blocked)");
+            mask(i, j) = v == 0;
+        }
+    return mask;
+}
+
+BoolMatrix zeroOneMask(const Eigen::MatrixXd& m) {
+    BoolMatrix mask(m.rows(), m.cols());
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.cols(); ++j) {
+            const double v = m(i, j);
+            if (v != 0 && v != 1)
+                throw InputError(".npy mask: entry " + position(i, j) + " is " + numberText(v) +
+                                 "; a mask holds 0/1 or false/true (1: the query may attend to "
+                                 "the key), or 0/-inf as an additive float mask");
+            mask(i, j) = v == 1;
+        }
+    return mask;
+}
+
+template <class Parse>
+auto readFileWith(const std::filesystem::path& path, Parse parse) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw InputError(
+            path.string() + ": " +
+            (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw InputError(path.string() + ": cannot read the file");
+    if (size > kMaxFileBytes)
+        throw InputError(path.string() + ": the file is too large (" + std::to_string(size) +
+                         " bytes)");
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes(size, '\0');
+    in.read(bytes.data(), std::streamsize(size));
+    if (!in || std::uintmax_t(in.gcount()) != size)
+        throw InputError(path.string() + ": cannot read the file");
+    try {
+        return parse(bytes);
+    } catch (const InputError& e) {
+        throw InputError(path.string() + ": " + e.what());
+    }
+}
+
+} // namespace
+
+std::string npyBytes(const Eigen::MatrixXd& m) {
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rowMajor = m;
+    return npyFileBytes("<f8", m.rows(), m.cols(), reinterpret_cast<const char*>(rowMajor.data()),
+                        static_cast<std::size_t>(rowMajor.size()) * sizeof(double));
+}
+
+std::string npyMaskBytes(const BoolMatrix& mask) {
+    std::string data;
+    data.reserve(static_cast<std::size_t>(mask.size()));
+    for (Eigen::Index i = 0; i < mask.rows(); ++i)
+        for (Eigen::Index j = 0; j < mask.cols(); ++j)
+            data += char(mask(i, j) ? 1 : 0);
+    return npyFileBytes("|b1", mask.rows(), mask.cols(), data.data(), data.size());
+}
+
+void writeNpy(const std::filesystem::path& path, const Eigen::MatrixXd& m) {
+    writeAtomically(path, npyBytes(m));
+}
+
+void writeNpyMask(const std::filesystem::path& path, const BoolMatrix& mask) {
+    writeAtomically(path, npyMaskBytes(mask));
+}
+
+Eigen::MatrixXd parseNpy(const std::string& bytes) {
+    const NpyLayout layout = readLayout(bytes);
+    if (layout.shape.empty() || layout.shape.size() > 2)
+        throw InputError(".npy: the shape must be 1-D or 2-D, got " + shapeText(layout.shape));
+    const long long rows = layout.shape[0];
+    const long long cols = layout.shape.size() == 2 ? layout.shape[1] : 1;
+    const Eigen::MatrixXd m = readEntries(bytes, layout, rows, cols);
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            if (!std::isfinite(m(i, j)))
+                throw InputError(".npy: entry " + position(i, j) + " is not finite");
+    return m;
+}
+
+BoolMatrix parseNpyMask(const std::string& bytes) {
+    const NpyLayout layout = readLayout(bytes);
+    const auto [rows, cols] = maskShape(layout.shape);
+    const Eigen::MatrixXd m = readEntries(bytes, layout, rows, cols);
+    if (layout.kind != 'f') return zeroOneMask(m);
+    const bool additive = std::any_of(m.data(), m.data() + m.size(), [&](double v) {
+        return blocksInAdditiveMask(v, layout.itemSize);
+    });
+    if (additive) return additiveMask(m, layout.itemSize);
+    if ((m.array() == 0).all())
+        throw InputError(".npy mask: every entry is 0.0, which is ambiguous: as a 0/1 mask it "
+                         "blocks everything, as an additive mask it blocks nothing; save it as "
+                         "bool");
+    return zeroOneMask(m);
+}
+
+Eigen::MatrixXd readNpy(const std::filesystem::path& path) {
+    return readFileWith(path, parseNpy);
+}
+
+BoolMatrix readNpyMask(const std::filesystem::path& path) {
+    return readFileWith(path, parseNpyMask);
 }
 
 } // namespace attnlab

@@ -5,6 +5,7 @@
 #include "core/base/error.h"
 #include "core/io/hf_import.h"
 #include "core/io/json_reader.h"
+#include "core/io/npy.h"
 #include "core/io/preset_texts.h"
 
 #include <fstream>
@@ -25,14 +26,35 @@ constexpr int kMaxDepth = 64;
 // ---------- reading ----------
 
 MaskSpec readMask(const JsonReader& r);
+// Reads the file the JSON value names with `read` (readNpy, readNpyMask); a failure names the
+// JSON path too.
+template <class Read>
+auto readNamedFile(const JsonReader& r, Read read) {
+    const std::filesystem::path file = r.filePath();
+    try {
+        return std::pair{read(file), file.string()};
+    } catch (const InputError& e) {
+        r.fail(e.what());
+    }
+}
+
+MatrixSpec readNpyMatrix(const JsonReader& r) {
+    auto [values, file] = readNamedFile(r, readNpy);
+    return MatrixSpec::fromNpy(values.cast<Rational>(), std::move(file));
+}
 
 MatrixSpec readMatrixSpec(const JsonReader& r) {
     if (r.isString()) {
-        if (r.string() != "identity") r.fail("must be a matrix, \"identity\" or {\"random\": ...}");
+        if (r.string() != "identity")
+            r.fail("must be a matrix, \"identity\", {\"random\": ...} or {\"npy\": FILE}");
         return MatrixSpec::identity();
     }
+    if (r.isObject() && r.has("npy")) {
+        r.expectObject({"npy"});
+        return readNpyMatrix(r.at("npy"));
+    }
     if (r.isObject()) {
-        r.expectObject({"random"});
+        r.expectObject({"random", "npy"});
         const JsonReader spec = r.at("random");
         spec.expectObject({"seed", "scale"});
         const auto seed = static_cast<std::uint64_t>(spec.at("seed").integer(0, kMaxSeed));
@@ -90,9 +112,9 @@ MlpSpec readMlp(const JsonReader& r) {
     return mlp;
 }
 
-ModelSpec readCheckpoint(const JsonReader& r, const std::filesystem::path& directory) {
+ModelSpec readCheckpoint(const JsonReader& r) {
     r.expectObject({"path", "layers", "mask"});
-    const std::filesystem::path path = directory / r.at("path").string();
+    const std::filesystem::path path = r.at("path").filePath();
     ModelSpec model;
     try {
         const auto [first, end] =
@@ -232,9 +254,17 @@ MaskSpec readMask(const JsonReader& r) {
                        std::to_string(m.cols()));
         return MaskSpec::custom(std::move(m));
     }
+    if (kind == "file") {
+        r.expectObject({"kind", "path"});
+        auto [cells, file] = readNamedFile(r.at("path"), readNpyMask);
+        if (cells.rows() != cells.cols())
+            r.at("path").fail(file + ": the mask is " + std::to_string(cells.rows()) + " x " +
+                              std::to_string(cells.cols()) + ", it must be square (n x n)");
+        return MaskSpec::fromFile(std::move(cells), std::move(file));
+    }
     r.at("kind").fail("unknown mask kind '" + kind +
                       "' (all, none, causal, window, causal_window, prefix, blocks, dilated, "
-                      "global, custom, or and/or/not)");
+                      "global, custom, file, or and/or/not)");
 }
 
 MixerSpec readMixer(const JsonReader& r) {
@@ -448,7 +478,7 @@ Scenario parseScenario(std::string_view text, const std::filesystem::path& direc
     } catch (const json::exception& e) { // syntax errors, numbers out of range
         throw InputError(std::string("not valid JSON: ") + e.what());
     }
-    const JsonReader r(doc, "");
+    const JsonReader r(doc, "", directory);
     r.expectObject({"format", "version", "name", "notes", "precision", "tokens", "positional",
                     "layers", "embedding_norm", "final_norm", "checkpoint", "permutation", "checks",
                     "batch"});
@@ -470,7 +500,7 @@ Scenario parseScenario(std::string_view text, const std::filesystem::path& direc
     if (r.has("checkpoint")) {
         for (const char* key : {"positional", "layers", "embedding_norm", "final_norm"})
             if (r.has(key)) r.at(key).fail("comes from the checkpoint; remove it");
-        s.model = readCheckpoint(r.at("checkpoint"), directory);
+        s.model = readCheckpoint(r.at("checkpoint"));
         s.tokens = readCheckpointTokens(r.at("tokens"), *s.model.checkpoint);
     } else {
         s.tokens = readTokens(r.at("tokens"));

@@ -11,10 +11,11 @@
 
 namespace attnlab {
 
-/// Parses and validates a scenario from JSON text; paths in it (a checkpoint) are relative to
-/// `directory` (default: the working directory).
+/// Parses and validates a scenario from JSON text; file names in it (a checkpoint, a `file` mask's
+/// path, a matrix's {"npy": ...}) are relative to `directory` (empty: the working directory).
 Scenario parseScenario(std::string_view text, const std::filesystem::path& directory = {});
-/// Reads a file; the message names the file when it cannot be read or parsed.
+/// Reads a file (file names in it relative to its directory); the message names the file when it
+/// cannot be read or parsed.
 Scenario loadScenarioFile(const std::filesystem::path& path);
 /// "builtin:NAME" opens a built-in preset, anything else is a file path.
 Scenario loadScenario(const std::string& source);

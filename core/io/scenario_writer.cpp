@@ -22,7 +22,15 @@ json matrixJson(const Matrix<Rational>& m) {
     return rows;
 }
 
-json matrixSpecJson(const MatrixSpec& m) {
+// A file a scenario refers to: relative to the scenario's directory `dir` when there is one
+// (and the file is on the same root), else as stored (absolute).
+std::string fileNameJson(const std::string& file, const std::filesystem::path& dir) {
+    if (dir.empty()) return file;
+    const std::filesystem::path relative = std::filesystem::path(file).lexically_relative(dir);
+    return relative.empty() ? file : relative.generic_string();
+}
+
+json matrixSpecJson(const MatrixSpec& m, const std::filesystem::path& dir) {
     switch (m.kind) {
     case MatrixSpec::Kind::Identity:
         return "identity";
@@ -32,6 +40,7 @@ json matrixSpecJson(const MatrixSpec& m) {
         return {{"random", spec}};
     }
     case MatrixSpec::Kind::Values:
+        if (!m.file.empty()) return {{"npy", fileNameJson(m.file, dir)}};
         return matrixJson(m.values);
     case MatrixSpec::Kind::Tensor: // a checkpoint's scenario refers to the checkpoint instead
         throw InputError("a checkpoint's tensor " + m.tensor.name + " cannot be written inline");
@@ -39,31 +48,33 @@ json matrixSpecJson(const MatrixSpec& m) {
     return nullptr;
 }
 
-// A row vector as a flat array (the form readRow reads back), else as its matrix spec.
-json rowJson(const MatrixSpec& m) {
-    if (m.kind != MatrixSpec::Kind::Values || m.values.rows() != 1) return matrixSpecJson(m);
+// A row vector given inline as a flat array (the form readRow reads back), else as its matrix
+// spec.
+json rowJson(const MatrixSpec& m, const std::filesystem::path& dir) {
+    if (m.kind != MatrixSpec::Kind::Values || m.values.rows() != 1 || !m.file.empty())
+        return matrixSpecJson(m, dir);
     json row = json::array();
     for (Eigen::Index j = 0; j < m.values.cols(); ++j)
         row.push_back(rationalJson(m.values(0, j)));
     return row;
 }
 
-json normJson(const NormSpec& n) {
+json normJson(const NormSpec& n, const std::filesystem::path& dir) {
     json j = {{"kind", nameOf<NormSpec::Kind>(kNormKindNames, n.kind)}};
-    if (n.weight) j["weight"] = rowJson(*n.weight);
-    if (n.bias) j["bias"] = rowJson(*n.bias);
+    if (n.weight) j["weight"] = rowJson(*n.weight, dir);
+    if (n.bias) j["bias"] = rowJson(*n.bias, dir);
     if (n.eps != NormSpec{}.eps) j["eps"] = n.eps;
     return j;
 }
 
-json mlpJson(const MlpSpec& m) {
+json mlpJson(const MlpSpec& m, const std::filesystem::path& dir) {
     json j = {{"activation", nameOf<MlpSpec::Activation>(kActivationNames, m.activation)},
-              {"up", matrixSpecJson(m.up)},
-              {"down", matrixSpecJson(m.down)}};
-    if (m.gate) j["gate"] = matrixSpecJson(*m.gate);
-    if (m.upBias) j["up_bias"] = rowJson(*m.upBias);
-    if (m.gateBias) j["gate_bias"] = rowJson(*m.gateBias);
-    if (m.downBias) j["down_bias"] = rowJson(*m.downBias);
+              {"up", matrixSpecJson(m.up, dir)},
+              {"down", matrixSpecJson(m.down, dir)}};
+    if (m.gate) j["gate"] = matrixSpecJson(*m.gate, dir);
+    if (m.upBias) j["up_bias"] = rowJson(*m.upBias, dir);
+    if (m.gateBias) j["gate_bias"] = rowJson(*m.gateBias, dir);
+    if (m.downBias) j["down_bias"] = rowJson(*m.downBias, dir);
     return j;
 }
 
@@ -98,12 +109,12 @@ json tokensJson(const TokenSpec& t) {
     return nullptr;
 }
 
-json maskJson(const MaskSpec& m) {
+json maskJson(const MaskSpec& m, const std::filesystem::path& dir) {
     using K = MaskSpec::Kind;
     auto list = [&] {
         json a = json::array();
         for (const auto& o : m.operands)
-            a.push_back(maskJson(o));
+            a.push_back(maskJson(o, dir));
         return a;
     };
     switch (m.kind) {
@@ -124,8 +135,9 @@ json maskJson(const MaskSpec& m) {
     case K::Dilated:
         return {{"kind", "dilated"}, {"radius", m.radius}, {"dilation", m.dilation}};
     case K::Global:
-        return {{"kind", "global"}, {"count", m.count}, {"base", maskJson(m.operands[0])}};
+        return {{"kind", "global"}, {"count", m.count}, {"base", maskJson(m.operands[0], dir)}};
     case K::Custom: {
+        if (!m.file.empty()) return {{"kind", "file"}, {"path", fileNameJson(m.file, dir)}};
         json rows = json::array();
         for (Eigen::Index i = 0; i < m.cells.rows(); ++i) {
             json row = json::array();
@@ -140,7 +152,7 @@ json maskJson(const MaskSpec& m) {
     case K::Or:
         return {{"or", list()}};
     case K::Not:
-        return {{"not", maskJson(m.operands[0])}};
+        return {{"not", maskJson(m.operands[0], dir)}};
     }
     return nullptr;
 }
@@ -157,31 +169,31 @@ json mixerJson(const MixerSpec& m) {
     return j;
 }
 
-json layerJson(const LayerSpec& l) {
+json layerJson(const LayerSpec& l, const std::filesystem::path& dir) {
     json j = json::object();
-    if (l.ffn) j["ffn"] = matrixSpecJson(*l.ffn);
-    j["wq"] = matrixSpecJson(l.wq);
-    j["wk"] = matrixSpecJson(l.wk);
-    j["wv"] = matrixSpecJson(l.wv);
-    if (l.wo) j["wo"] = matrixSpecJson(*l.wo);
+    if (l.ffn) j["ffn"] = matrixSpecJson(*l.ffn, dir);
+    j["wq"] = matrixSpecJson(l.wq, dir);
+    j["wk"] = matrixSpecJson(l.wk, dir);
+    j["wv"] = matrixSpecJson(l.wv, dir);
+    if (l.wo) j["wo"] = matrixSpecJson(*l.wo, dir);
     const std::pair<const char*, const std::optional<MatrixSpec>*> biases[] = {
         {"bq", &l.bq}, {"bk", &l.bk}, {"bv", &l.bv}, {"bo", &l.bo}};
     for (const auto& [key, bias] : biases)
-        if (*bias) j[key] = rowJson(**bias);
+        if (*bias) j[key] = rowJson(**bias, dir);
     if (l.heads != 1) j["heads"] = l.heads;
     if (l.kvHeads > 0) j["kv_heads"] = l.kvHeads;
     j["mixer"] = mixerJson(l.mixer);
-    j["mask"] = maskJson(l.mask);
+    j["mask"] = maskJson(l.mask, dir);
     if (l.residual) j["residual"] = true;
     if (l.normPlacement == LayerSpec::NormPlacement::Post) j["norm"] = "post";
-    if (l.attentionNorm) j["attention_norm"] = normJson(*l.attentionNorm);
-    if (l.mlpNorm) j["mlp_norm"] = normJson(*l.mlpNorm);
-    if (l.mlp) j["mlp"] = mlpJson(*l.mlp);
+    if (l.attentionNorm) j["attention_norm"] = normJson(*l.attentionNorm, dir);
+    if (l.mlpNorm) j["mlp_norm"] = normJson(*l.mlpNorm, dir);
+    if (l.mlp) j["mlp"] = mlpJson(*l.mlp, dir);
     if (l.parallelResidual) j["parallel_residual"] = true;
     return j;
 }
 
-json positionalJson(const PositionalSpec& p) {
+json positionalJson(const PositionalSpec& p, const std::filesystem::path& dir) {
     using K = PositionalSpec::Kind;
     const char* names[] = {"none", "polynomial", "sinusoidal", "learned", "rope", "alibi"};
     json j = {{"kind", names[static_cast<int>(p.kind)]}};
@@ -189,7 +201,7 @@ json positionalJson(const PositionalSpec& p) {
         if (p.seeded)
             j["seed"] = p.seed;
         else
-            j["table"] = matrixSpecJson(p.table);
+            j["table"] = matrixSpecJson(p.table, dir);
     }
     if (p.kind == K::Rope) {
         if (p.base != kDefaultRopeBase) j["base"] = p.base;
@@ -242,22 +254,22 @@ json rationalJson(const Rational& q) {
     return rationalText(q);
 }
 
-json scenarioToJson(const Scenario& s, const std::filesystem::path& directory) {
+json scenarioToJson(const Scenario& s, const std::filesystem::path& dir) {
     json j = {{"format", "attnlab-scenario"}, {"version", 1}};
     if (!s.name.empty()) j["name"] = s.name;
     if (!s.notes.empty()) j["notes"] = s.notes;
     j["precision"] = precisionName(s.precision);
     j["tokens"] = tokensJson(s.tokens);
     if (s.model.checkpoint) {
-        j["checkpoint"] = checkpointJson(*s.model.checkpoint, directory);
+        j["checkpoint"] = checkpointJson(*s.model.checkpoint, dir);
     } else {
-        j["positional"] = positionalJson(s.model.positional);
+        j["positional"] = positionalJson(s.model.positional, dir);
         json layers = json::array();
         for (const auto& l : s.model.layers)
-            layers.push_back(layerJson(l));
+            layers.push_back(layerJson(l, dir));
         j["layers"] = layers;
-        if (s.model.embeddingNorm) j["embedding_norm"] = normJson(*s.model.embeddingNorm);
-        if (s.model.finalNorm) j["final_norm"] = normJson(*s.model.finalNorm);
+        if (s.model.embeddingNorm) j["embedding_norm"] = normJson(*s.model.embeddingNorm, dir);
+        if (s.model.finalNorm) j["final_norm"] = normJson(*s.model.finalNorm, dir);
     }
     if (s.permutation.isSet()) j["permutation"] = permutationJson(s.permutation);
     if (!s.checks.empty()) {
@@ -287,8 +299,10 @@ std::string scenarioText(const Scenario& scenario, const std::filesystem::path& 
 }
 
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
     const std::string text =
-        scenarioText(scenario, path.parent_path().empty() ? "." : path.parent_path());
+        scenarioText(scenario, (ec ? path : absolute).lexically_normal().parent_path());
     std::filesystem::path temp = path;
     temp += ".tmp";
     {
@@ -298,7 +312,6 @@ void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& pat
         out.flush();
         if (!out) throw InputError(path.string() + ": writing failed (disk full?)");
     }
-    std::error_code ec;
     std::filesystem::rename(temp, path, ec);
     if (ec) {
         std::filesystem::remove(temp, ec);

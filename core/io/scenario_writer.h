@@ -1,5 +1,6 @@
 // Writing scenario files (scenario-format.md, version 1). Writing keeps every field in the form
-// it was given, so save -> load gives the same scenario back.
+// it was given, so save -> load gives the same scenario back. Files the scenario refers to (a
+// mask's or a matrix's .npy) are written relative to the scenario's directory when it is known.
 #pragma once
 
 #include "core/model/scenario.h"
@@ -9,13 +10,13 @@
 
 namespace attnlab {
 
-/// The scenario as JSON; a checkpoint's path is written relative to `directory` (the file's
-/// own), absolute when none is given.
+/// `directory`: where the JSON will be (file names relative to it); empty: file names absolute.
 nlohmann::json scenarioToJson(const Scenario& scenario,
                               const std::filesystem::path& directory = {});
 /// Pretty-printed JSON text, ending in a newline.
 std::string scenarioText(const Scenario& scenario, const std::filesystem::path& directory = {});
-/// Writes atomically: a temporary file beside the target, flushed, then renamed over it.
+/// Writes atomically: a temporary file beside the target, flushed, then renamed over it. Files
+/// the scenario refers to are written relative to the target's directory.
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path);
 
 /// A number as it is written in files: a JSON number when the value is the decimal of a double

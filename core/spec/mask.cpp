@@ -4,6 +4,7 @@
 #include "core/base/error.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <numeric>
 #include <sstream>
 
@@ -44,6 +45,11 @@ MaskSpec MaskSpec::global(int g, MaskSpec base) {
 MaskSpec MaskSpec::custom(BoolMatrix cells) {
     MaskSpec m = withKind(Kind::Custom);
     m.cells = std::move(cells);
+    return m;
+}
+MaskSpec MaskSpec::fromFile(BoolMatrix cells, std::string file) {
+    MaskSpec m = custom(std::move(cells));
+    m.file = std::move(file);
     return m;
 }
 MaskSpec MaskSpec::both(std::vector<MaskSpec> masks) {
@@ -138,12 +144,16 @@ void MaskSpec::validate(int n) const {
                              ", expected n = " + std::to_string(n));
         break;
     }
-    case Kind::Custom:
-        if (cells.rows() != n || cells.cols() != n)
-            throw InputError("cells: custom mask is " + std::to_string(cells.rows()) + " x " +
-                             std::to_string(cells.cols()) + ", expected " + std::to_string(n) +
-                             " x " + std::to_string(n));
-        break;
+    case Kind::Custom: {
+        if (cells.rows() == n && cells.cols() == n) break;
+        const std::string size =
+            std::to_string(cells.rows()) + " x " + std::to_string(cells.cols());
+        const std::string expected = std::to_string(n) + " x " + std::to_string(n);
+        if (file.empty())
+            throw InputError("cells: custom mask is " + size + ", expected " + expected);
+        throw InputError("path: " + file + " holds a " + size + " mask, expected " + expected +
+                         " for n = " + std::to_string(n) + " tokens");
+    }
     case Kind::And:
     case Kind::Or:
         if (operands.empty()) throw InputError("a combination needs at least one mask");
@@ -188,7 +198,8 @@ std::string MaskSpec::describe() const {
     case Kind::Global:
         return "global(" + std::to_string(count) + ", " + operands[0].describe() + ")";
     case Kind::Custom:
-        return "custom";
+        return file.empty() ? "custom"
+                            : "file(" + std::filesystem::path(file).filename().string() + ")";
     case Kind::And:
         return join("and");
     case Kind::Or:
@@ -203,7 +214,8 @@ bool MaskSpec::operator==(const MaskSpec& o) const {
     const bool sameCells = cells.rows() == o.cells.rows() && cells.cols() == o.cells.cols() &&
                            (cells == o.cells).all();
     return kind == o.kind && radius == o.radius && dilation == o.dilation && length == o.length &&
-           count == o.count && sizes == o.sizes && sameCells && operands == o.operands;
+           count == o.count && sizes == o.sizes && sameCells && file == o.file &&
+           operands == o.operands;
 }
 
 BoolMatrix buildMask(const MaskSpec& spec, int n) {

@@ -33,6 +33,7 @@ struct MaskSpec {
     int count = 0;                  // global
     std::vector<int> sizes;         // blocks
     BoolMatrix cells;               // custom
+    std::string file;               // custom read from a .npy (absolute path); else empty
     std::vector<MaskSpec> operands; // and/or (≥1), not (1), global (its base)
 
     static MaskSpec all() { return {}; }
@@ -45,6 +46,8 @@ struct MaskSpec {
     static MaskSpec dilated(int r, int k);
     static MaskSpec global(int g, MaskSpec base);
     static MaskSpec custom(BoolMatrix cells);
+    /// Custom cells read from the .npy at `file` (kept so that a scenario refers to the file).
+    static MaskSpec fromFile(BoolMatrix cells, std::string file);
     static MaskSpec both(std::vector<MaskSpec> masks);
     static MaskSpec either(std::vector<MaskSpec> masks);
     static MaskSpec negation(MaskSpec mask);
@@ -57,7 +60,7 @@ struct MaskSpec {
     void validate(int n) const;
     /// True when every entry is allowed for every n (kind all, or combinations that reduce to it).
     bool isAll() const { return kind == Kind::All; }
-    /// The catalogue name, e.g. "window(2)", "and(causal, window(3))".
+    /// The catalogue name, e.g. "window(2)", "and(causal, window(3))", "file(m.npy)".
     std::string describe() const;
 
     bool operator==(const MaskSpec& other) const;

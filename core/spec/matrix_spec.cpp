@@ -51,6 +51,12 @@ MatrixSpec MatrixSpec::given(Matrix<Rational> values) {
     return m;
 }
 
+MatrixSpec MatrixSpec::fromNpy(Matrix<Rational> values, std::string file) {
+    MatrixSpec m = given(std::move(values));
+    m.file = std::move(file);
+    return m;
+}
+
 MatrixSpec MatrixSpec::fromTensor(TensorRef tensor) {
     MatrixSpec m;
     m.kind = Kind::Tensor;
@@ -170,7 +176,7 @@ bool MatrixSpec::operator==(const MatrixSpec& o) const {
         return seed == o.seed && scale == o.scale;
     case Kind::Values:
         return values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
-               values == o.values;
+               values == o.values && file == o.file;
     case Kind::Tensor:
         return tensor == o.tensor;
     }

@@ -47,11 +47,14 @@ struct MatrixSpec {
     std::uint64_t seed = 0;  // random
     Rational scale = 1;      // random
     Matrix<Rational> values; // values
+    std::string file;        // values read from a .npy (absolute path); else empty
     TensorRef tensor;        // tensor
 
     static MatrixSpec identity() { return {}; }
     static MatrixSpec random(std::uint64_t seed, Rational scale = 1);
     static MatrixSpec given(Matrix<Rational> values);
+    /// Values read from the .npy at `file` (kept so that a scenario refers to the file).
+    static MatrixSpec fromNpy(Matrix<Rational> values, std::string file);
     static MatrixSpec fromTensor(TensorRef tensor);
 
     /// The rows x cols matrix: identity (padded when not square); random: normal entries times

@@ -1,6 +1,8 @@
 // The mask editor driven as a user would: kind and parameters, clicks and drags on the paint
-// view, and/or/not, the all-masked-row warning, the block view and the mask diff.
+// view, and/or/not, the all-masked-row warning, the block view, the mask diff, and masks
+// imported from and exported to .npy files (through the code path the file dialogs call).
 // Set ATTNLAB_MASK_EDITOR_PNG to a path to also save a picture of the editor.
+#include "core/io/npy.h"
 #include "ui/mask/mask_block_view.h"
 #include "ui/mask/mask_combine_panel.h"
 #include "ui/mask/mask_diff_dialog.h"
@@ -15,6 +17,7 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using attnlab::BoolMatrix;
@@ -273,6 +276,71 @@ private slots:
             QCOMPARE(image.pixelColor(f.paint->cellRect(s, (s + 1000) % 2000).center().toPoint()),
                      blocked);
         }
+    }
+
+    void importSetsAFileMask() {
+        Fixture f(MaskSpec::all(), 3);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("m.npy");
+        const BoolMatrix causal = attnlab::buildMask(MaskSpec::causal(), 3);
+        attnlab::writeNpyMask(path.toStdString(), causal);
+        QVERIFY(f.editor.importMask(path));
+        QCOMPARE(f.spy.count(), 1);
+        const MaskSpec imported = specAt(f.spy, 0);
+        QCOMPARE(imported, f.editor.mask());
+        QCOMPARE(imported.kind, MaskSpec::Kind::Custom);
+        QCOMPARE(QString::fromStdString(imported.file), QFileInfo(path).absoluteFilePath());
+        QVERIFY((imported.cells == causal).all());
+        QCOMPARE(f.child<QLabel>("description")->text(), QString("mask: file(m.npy)"));
+        QVERIFY(!f.child<QLabel>("error")->isVisibleTo(&f.editor));
+    }
+
+    void importRefusalKeepsTheMask_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("another size") << QByteArray::fromStdString(attnlab::npyMaskBytes(
+                                             attnlab::buildMask(MaskSpec::causal(), 4)))
+                                      << "holds a 4 x 4 mask, expected 3 x 3 for n = 3 tokens";
+        QTest::newRow("not 0/1") << QByteArray::fromStdString(
+                                        attnlab::npyBytes(Eigen::MatrixXd::Constant(3, 3, 2)))
+                                 << "entry (0, 0) is 2";
+        QTest::newRow("truncated")
+            << QByteArray::fromStdString(
+                   attnlab::npyMaskBytes(attnlab::buildMask(MaskSpec::causal(), 3)).substr(0, 130))
+            << "truncated";
+        QTest::newRow("not a .npy") << QByteArray("hello") << "not a .npy file";
+    }
+    void importRefusalKeepsTheMask() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, fragment);
+        Fixture f(MaskSpec::window(1), 3);
+        QTemporaryDir dir;
+        QFile file(dir.filePath("bad.npy"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        QVERIFY(!f.editor.importMask(file.fileName()));
+        QCOMPARE(f.spy.count(), 0);
+        QCOMPARE(f.editor.mask(), MaskSpec::window(1));
+        auto* error = f.child<QLabel>("error");
+        QVERIFY(error->isVisibleTo(&f.editor));
+        QVERIFY2(error->text().contains("bad.npy") && error->text().contains(fragment),
+                 qPrintable(error->text()));
+        QVERIFY(!f.editor.importMask(dir.filePath("missing.npy")));
+        QVERIFY2(error->text().contains("missing.npy: no such file"), qPrintable(error->text()));
+        QCOMPARE(f.editor.mask(), MaskSpec::window(1));
+    }
+
+    void exportWritesTheCells() {
+        Fixture f(MaskSpec::causalWindow(1), 4);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("out.npy");
+        QVERIFY(f.editor.exportMask(path));
+        const BoolMatrix written = attnlab::readNpyMask(path.toStdString());
+        QVERIFY((written == attnlab::buildMask(MaskSpec::causalWindow(1), 4)).all());
+        QVERIFY(!f.editor.exportMask(dir.filePath("no/such/dir/out.npy")));
+        QVERIFY(f.child<QLabel>("error")->text().contains("cannot write"));
+        QCOMPARE(f.spy.count(), 0);
     }
 
     void picture() {

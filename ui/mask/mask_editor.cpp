@@ -3,6 +3,7 @@
 #include "ui/mask/mask_editor.h"
 
 #include "core/base/error.h"
+#include "core/io/npy.h"
 #include "ui/mask/mask_block_view.h"
 #include "ui/mask/mask_combine_panel.h"
 #include "ui/mask/mask_diff_dialog.h"
@@ -10,6 +11,7 @@
 #include "ui/mask/mask_paint_view.h"
 #include "ui/mask/mask_palette.h"
 
+#include <QFileDialog>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -22,6 +24,12 @@ namespace attnlab::ui {
 namespace {
 // At most this many row numbers are listed in the warning.
 constexpr std::size_t kListedRows = 12;
+const char* const kNpyFilter =
+    QT_TRANSLATE_NOOP("MaskEditor", "NumPy arrays (*.npy);;All files (*)");
+
+std::filesystem::path absolutePath(const QString& path) {
+    return std::filesystem::absolute(std::filesystem::path(path.toStdString())).lexically_normal();
+}
 
 QLabel* heading(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
@@ -53,6 +61,16 @@ MaskEditor::MaskEditor(QWidget* parent)
     auto* compare = new QPushButton(tr("Compare with…"), this);
     compare->setObjectName("compare");
     compare->setToolTip(tr("Mask diff: this mask against another, or two library conventions"));
+    auto* importButton = new QPushButton(tr("Import…"), this);
+    importButton->setObjectName("importMask");
+    importButton->setToolTip(tr("A mask from a .npy file: bool or 0/1 (1: the query may attend "
+                                "to the key), or an additive float mask of 0 and -inf"));
+    auto* exportButton = new QPushButton(tr("Export…"), this);
+    exportButton->setObjectName("exportMask");
+    exportButton->setToolTip(tr("The mask's cells to a .npy file of bools"));
+    auto* files = new QHBoxLayout;
+    files->addWidget(importButton);
+    files->addWidget(exportButton);
 
     auto* kindBox = new QGroupBox(tr("Mask"), this);
     auto* kindLayout = new QVBoxLayout(kindBox);
@@ -63,6 +81,7 @@ MaskEditor::MaskEditor(QWidget* parent)
     left->addWidget(kindBox);
     left->addWidget(combine_);
     left->addWidget(compare);
+    left->addLayout(files);
     left->addStretch();
 
     auto* cells = new QVBoxLayout;
@@ -89,6 +108,8 @@ MaskEditor::MaskEditor(QWidget* parent)
     connect(combine_, &MaskCombinePanel::orRequested, this, &MaskEditor::onOr);
     connect(combine_, &MaskCombinePanel::notRequested, this, &MaskEditor::onNot);
     connect(compare, &QPushButton::clicked, this, &MaskEditor::openDiff);
+    connect(importButton, &QPushButton::clicked, this, &MaskEditor::chooseImport);
+    connect(exportButton, &QPushButton::clicked, this, &MaskEditor::chooseExport);
     setMask(MaskSpec::all(), n_);
 }
 
@@ -117,8 +138,7 @@ bool MaskEditor::showSpec(const MaskSpec& spec) {
     try {
         cells = buildMask(spec, n_);
     } catch (const InputError& e) {
-        error_->setText(QString::fromUtf8(e.what()));
-        error_->show();
+        showError(QString::fromUtf8(e.what()));
         return false;
     }
     error_->hide();
@@ -134,8 +154,15 @@ bool MaskEditor::showSpec(const MaskSpec& spec) {
     return true;
 }
 
-void MaskEditor::edit(const MaskSpec& spec) {
-    if (showSpec(spec)) emit maskEdited(spec_);
+bool MaskEditor::edit(const MaskSpec& spec) {
+    if (!showSpec(spec)) return false;
+    emit maskEdited(spec_);
+    return true;
+}
+
+void MaskEditor::showError(const QString& message) {
+    error_->setText(message);
+    error_->show();
 }
 
 void MaskEditor::showWarning(const std::vector<int>& rows) {
@@ -172,6 +199,38 @@ void MaskEditor::openDiff() {
     diff_->setCurrent(spec_, n_);
     diff_->show();
     diff_->raise();
+}
+
+bool MaskEditor::importMask(const QString& path) {
+    try {
+        const std::filesystem::path file = absolutePath(path);
+        return edit(MaskSpec::fromFile(readNpyMask(file), file.string()));
+    } catch (const InputError& e) {
+        showError(QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+bool MaskEditor::exportMask(const QString& path) {
+    try {
+        writeNpyMask(absolutePath(path), buildMask(spec_, n_));
+        return true;
+    } catch (const InputError& e) {
+        showError(QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+void MaskEditor::chooseImport() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import mask"), QString(), tr(kNpyFilter));
+    if (!path.isEmpty()) importMask(path);
+}
+
+void MaskEditor::chooseExport() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export mask"),
+                                                      QStringLiteral("mask.npy"), tr(kNpyFilter));
+    if (!path.isEmpty()) exportMask(path);
 }
 
 } // namespace attnlab::ui

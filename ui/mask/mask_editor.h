@@ -1,6 +1,7 @@
 // Editing one layer's attention mask: a kind with its parameters, cells painted by click/drag,
 // and/or/not combinations, the rows left with no key, a block view at a tile size and a mask diff
-// against the conventions popular libraries use. Sends the edited MaskSpec; computes nothing.
+// against the conventions popular libraries use, and masks imported from / exported to .npy files.
+// Sends the edited MaskSpec; computes nothing.
 #pragma once
 
 #include "core/spec/mask.h"
@@ -24,6 +25,13 @@ public:
     /// Shows `mask` for n tokens. Does not emit maskEdited.
     void setMask(const MaskSpec& mask, int n);
     MaskSpec mask() const;
+    /// Reads the .npy mask at `path` (core/io/npy.h: true or 1 lets the query attend to the key,
+    /// or an additive 0/-inf float mask) and makes it the mask, a `file` mask, sent as an edit.
+    /// On failure shows the message, keeps the mask and returns false.
+    bool importMask(const QString& path);
+    /// Writes the mask's cells to `path` as a bool .npy; on failure shows the message and returns
+    /// false.
+    bool exportMask(const QString& path);
 
 signals:
     /// The user changed the mask (kind, parameter, painted cell, combination).
@@ -36,13 +44,16 @@ private slots:
     void onOr(const MaskSpec& operand);
     void onNot();
     void openDiff();
+    void chooseImport();
+    void chooseExport();
 
 private:
     /// Shows `spec` when it applies to n tokens (else the message, keeping the last good mask);
     /// returns whether it did.
     bool showSpec(const MaskSpec& spec);
-    /// showSpec(), then tells the world.
-    void edit(const MaskSpec& spec);
+    /// showSpec(), then tells the world; returns whether the spec applied.
+    bool edit(const MaskSpec& spec);
+    void showError(const QString& message);
     void showWarning(const std::vector<int>& rows);
 
     MaskKindForm* form_;
