@@ -3,6 +3,7 @@
 
 #include "core/base/enum_names.h"
 #include "core/base/error.h"
+#include "core/io/hf_import.h"
 #include "core/io/json_reader.h"
 #include "core/io/preset_texts.h"
 
@@ -22,6 +23,8 @@ constexpr long kMaxSeed = (1L << 53);
 constexpr int kMaxDepth = 64;
 
 // ---------- reading ----------
+
+MaskSpec readMask(const JsonReader& r);
 
 MatrixSpec readMatrixSpec(const JsonReader& r) {
     if (r.isString()) {
@@ -87,7 +90,71 @@ MlpSpec readMlp(const JsonReader& r) {
     return mlp;
 }
 
+// "A:B" (layers A..B-1), "A:" or ":B"; -1 stands for the last.
+std::pair<int, int> readLayerRange(const JsonReader& r) {
+    const std::string text = r.string();
+    const auto colon = text.find(':');
+    const auto number = [&](const std::string& part, int empty) {
+        if (part.empty()) return empty;
+        if (part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
+            r.fail("must be \"A:B\" (layers A to B - 1), got '" + text + "'");
+        return std::stoi(part);
+    };
+    if (colon == std::string::npos)
+        r.fail("must be \"A:B\" (layers A to B - 1), got '" + text + "'");
+    return {number(text.substr(0, colon), 0), number(text.substr(colon + 1), -1)};
+}
+
+ModelSpec readCheckpoint(const JsonReader& r, const std::filesystem::path& directory) {
+    r.expectObject({"path", "layers", "mask"});
+    const std::filesystem::path path = directory / r.at("path").string();
+    const auto [first, end] = r.has("layers") ? readLayerRange(r.at("layers")) : std::pair{0, -1};
+    ModelSpec model;
+    try {
+        model = importCheckpoint(path, first, end);
+    } catch (const InputError& e) {
+        r.fail(e.what());
+    }
+    if (r.has("mask")) {
+        model.checkpoint->mask = readMask(r.at("mask"));
+        for (LayerSpec& layer : model.layers)
+            layer.mask = *model.checkpoint->mask;
+    }
+    return model;
+}
+
+// A checkpoint's tokens: {"ids": [...], "labels": [...]} or {"text": "..."}.
+TokenSpec readCheckpointTokens(const JsonReader& r, const CheckpointRef& checkpoint) {
+    r.expectObject({"ids", "labels", "text"});
+    if (r.has("ids") == r.has("text")) r.fail("needs exactly one of ids or text");
+    TokenSpec tokens;
+    try {
+        if (r.has("text")) return checkpointText(checkpoint, r.at("text").string());
+        const JsonReader ids = r.at("ids");
+        if (ids.size() > std::size_t(kMaxTokens))
+            ids.fail("more than " + std::to_string(kMaxTokens) + " tokens");
+        std::vector<long long> values;
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            values.push_back(ids.at(i).integer(0, 1L << 30));
+        tokens = checkpointTokens(checkpoint, std::move(values));
+    } catch (const InputError& e) {
+        r.fail(e.what());
+    }
+    if (r.has("labels")) {
+        const JsonReader labels = r.at("labels");
+        if (labels.size() != tokens.ids.size())
+            labels.fail("has " + std::to_string(labels.size()) + " labels for " +
+                        std::to_string(tokens.ids.size()) + " ids");
+        tokens.labels.clear();
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            tokens.labels.push_back(labels.at(i).string());
+    }
+    return tokens;
+}
+
 TokenSpec readTokens(const JsonReader& r) {
+    if (r.isObject() && (r.has("ids") || r.has("text")))
+        r.fail("token ids and text need a checkpoint (its embedding and tokenizer)");
     if (!r.isObject()) {
         const Matrix<Rational> values = r.matrix();
         if (values.rows() > kMaxTokens)
@@ -384,7 +451,7 @@ CheckSpec readCheck(const JsonReader& r) {
 
 } // namespace
 
-Scenario parseScenario(std::string_view text) {
+Scenario parseScenario(std::string_view text, const std::filesystem::path& directory) {
     json doc;
     try {
         doc = json::parse(text, [](int depth, json::parse_event_t, json&) {
@@ -397,7 +464,8 @@ Scenario parseScenario(std::string_view text) {
     }
     const JsonReader r(doc, "");
     r.expectObject({"format", "version", "name", "notes", "precision", "tokens", "positional",
-                    "layers", "embedding_norm", "final_norm", "permutation", "checks", "batch"});
+                    "layers", "embedding_norm", "final_norm", "checkpoint", "permutation", "checks",
+                    "batch"});
     if (r.at("format").string() != "attnlab-scenario")
         r.at("format").fail("must be \"attnlab-scenario\"");
     if (r.at("version").integer(0, 1 << 20) != 1)
@@ -413,14 +481,21 @@ Scenario parseScenario(std::string_view text) {
             r.at("precision").fail(e.what());
         }
     }
-    s.tokens = readTokens(r.at("tokens"));
-    if (r.has("positional")) s.model.positional = readPositional(r.at("positional"));
-    const JsonReader layers = r.at("layers");
-    if (layers.size() == 0) layers.fail("must be a non-empty array of layers");
-    for (std::size_t i = 0; i < layers.size(); ++i)
-        s.model.layers.push_back(readLayer(layers.at(i)));
-    if (r.has("embedding_norm")) s.model.embeddingNorm = readNorm(r.at("embedding_norm"));
-    if (r.has("final_norm")) s.model.finalNorm = readNorm(r.at("final_norm"));
+    if (r.has("checkpoint")) {
+        for (const char* key : {"positional", "layers", "embedding_norm", "final_norm"})
+            if (r.has(key)) r.at(key).fail("comes from the checkpoint; remove it");
+        s.model = readCheckpoint(r.at("checkpoint"), directory);
+        s.tokens = readCheckpointTokens(r.at("tokens"), *s.model.checkpoint);
+    } else {
+        s.tokens = readTokens(r.at("tokens"));
+        if (r.has("positional")) s.model.positional = readPositional(r.at("positional"));
+        const JsonReader layers = r.at("layers");
+        if (layers.size() == 0) layers.fail("must be a non-empty array of layers");
+        for (std::size_t i = 0; i < layers.size(); ++i)
+            s.model.layers.push_back(readLayer(layers.at(i)));
+        if (r.has("embedding_norm")) s.model.embeddingNorm = readNorm(r.at("embedding_norm"));
+        if (r.has("final_norm")) s.model.finalNorm = readNorm(r.at("final_norm"));
+    }
     if (r.has("permutation")) s.permutation = readPermutation(r.at("permutation"));
     if (r.has("checks")) {
         const JsonReader checks = r.at("checks");
@@ -442,7 +517,7 @@ Scenario loadScenarioFile(const std::filesystem::path& path) {
     std::ostringstream text;
     text << in.rdbuf();
     try {
-        return parseScenario(text.str());
+        return parseScenario(text.str(), path.parent_path());
     } catch (const InputError& e) {
         throw InputError(path.string() + ": " + e.what());
     }

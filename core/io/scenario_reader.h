@@ -11,8 +11,9 @@
 
 namespace attnlab {
 
-/// Parses and validates a scenario from JSON text.
-Scenario parseScenario(std::string_view text);
+/// Parses and validates a scenario from JSON text; paths in it (a checkpoint) are relative to
+/// `directory` (default: the working directory).
+Scenario parseScenario(std::string_view text, const std::filesystem::path& directory = {});
 /// Reads a file; the message names the file when it cannot be read or parsed.
 Scenario loadScenarioFile(const std::filesystem::path& path);
 /// "builtin:NAME" opens a built-in preset, anything else is a file path.

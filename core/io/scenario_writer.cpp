@@ -67,7 +67,24 @@ json mlpJson(const MlpSpec& m) {
     return j;
 }
 
+json maskJson(const MaskSpec& m);
+
+json checkpointJson(const CheckpointRef& c, const std::filesystem::path& directory) {
+    std::filesystem::path path = c.directory;
+    if (!directory.empty())
+        path = std::filesystem::relative(path, std::filesystem::absolute(directory));
+    json j = {{"path", path.generic_string()},
+              {"layers", std::to_string(c.firstLayer) + ":" + std::to_string(c.endLayer)}};
+    if (c.mask) j["mask"] = maskJson(*c.mask);
+    return j;
+}
+
 json tokensJson(const TokenSpec& t) {
+    if (t.kind == TokenSpec::Kind::Ids) {
+        json j = {{"ids", t.ids}};
+        if (!t.labels.empty()) j["labels"] = t.labels;
+        return j;
+    }
     switch (t.kind) {
     case TokenSpec::Kind::Values:
         return matrixJson(t.values);
@@ -225,19 +242,23 @@ json rationalJson(const Rational& q) {
     return rationalText(q);
 }
 
-json scenarioToJson(const Scenario& s) {
+json scenarioToJson(const Scenario& s, const std::filesystem::path& directory) {
     json j = {{"format", "attnlab-scenario"}, {"version", 1}};
     if (!s.name.empty()) j["name"] = s.name;
     if (!s.notes.empty()) j["notes"] = s.notes;
     j["precision"] = precisionName(s.precision);
     j["tokens"] = tokensJson(s.tokens);
-    j["positional"] = positionalJson(s.model.positional);
-    json layers = json::array();
-    for (const auto& l : s.model.layers)
-        layers.push_back(layerJson(l));
-    j["layers"] = layers;
-    if (s.model.embeddingNorm) j["embedding_norm"] = normJson(*s.model.embeddingNorm);
-    if (s.model.finalNorm) j["final_norm"] = normJson(*s.model.finalNorm);
+    if (s.model.checkpoint) {
+        j["checkpoint"] = checkpointJson(*s.model.checkpoint, directory);
+    } else {
+        j["positional"] = positionalJson(s.model.positional);
+        json layers = json::array();
+        for (const auto& l : s.model.layers)
+            layers.push_back(layerJson(l));
+        j["layers"] = layers;
+        if (s.model.embeddingNorm) j["embedding_norm"] = normJson(*s.model.embeddingNorm);
+        if (s.model.finalNorm) j["final_norm"] = normJson(*s.model.finalNorm);
+    }
     if (s.permutation.isSet()) j["permutation"] = permutationJson(s.permutation);
     if (!s.checks.empty()) {
         json checks = json::array();
@@ -261,12 +282,13 @@ json scenarioToJson(const Scenario& s) {
     return j;
 }
 
-std::string scenarioText(const Scenario& scenario) {
-    return scenarioToJson(scenario).dump(2) + "\n";
+std::string scenarioText(const Scenario& scenario, const std::filesystem::path& directory) {
+    return scenarioToJson(scenario, directory).dump(2) + "\n";
 }
 
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path) {
-    const std::string text = scenarioText(scenario);
+    const std::string text =
+        scenarioText(scenario, path.parent_path().empty() ? "." : path.parent_path());
     std::filesystem::path temp = path;
     temp += ".tmp";
     {

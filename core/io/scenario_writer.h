@@ -9,9 +9,12 @@
 
 namespace attnlab {
 
-nlohmann::json scenarioToJson(const Scenario& scenario);
+/// The scenario as JSON; a checkpoint's path is written relative to `directory` (the file's
+/// own), absolute when none is given.
+nlohmann::json scenarioToJson(const Scenario& scenario,
+                              const std::filesystem::path& directory = {});
 /// Pretty-printed JSON text, ending in a newline.
-std::string scenarioText(const Scenario& scenario);
+std::string scenarioText(const Scenario& scenario, const std::filesystem::path& directory = {});
 /// Writes atomically: a temporary file beside the target, flushed, then renamed over it.
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path);
 

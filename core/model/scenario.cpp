@@ -56,7 +56,9 @@ void Scenario::validate() const {
     checkMatrixSize(n, d, "tokens");
     checkMatrixSize(n, n, "the attention map of tokens (n x n)");
     checkPrecision(model, precision);
-    (void)Model<double>(model, d); // shapes through the layers
+    // Shapes through the layers; an imported model's were checked against its config when it
+    // was imported (materialising a checkpoint here would read all of it).
+    if (!model.checkpoint) (void)Model<double>(model, d);
     for (std::size_t i = 0; i < model.layers.size(); ++i) {
         try {
             model.layers[i].mask.validate(n);

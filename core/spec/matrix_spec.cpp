@@ -128,8 +128,9 @@ Matrix<T> TensorRef::readRows(const std::vector<long long>& rows) const {
 }
 
 bool TensorRef::operator==(const TensorRef& o) const {
-    return source == o.source && name == o.name && transposed == o.transposed &&
-           columns == o.columns;
+    const bool sameSource =
+        source == o.source || (source && o.source && source->origin() == o.source->origin());
+    return sameSource && name == o.name && transposed == o.transposed && columns == o.columns;
 }
 
 template <class T>

@@ -51,16 +51,16 @@ struct LayerSpec {
 /// its token embedding and, when it has a tokenizer.json, its tokenizer. Two refer to the same
 /// model when directory and layers agree.
 struct CheckpointRef {
-    std::string directory;            // absolute; a file stores it relative to itself
-    int firstLayer = 0, endLayer = 0; // layers [first, end) of the checkpoint
-    std::string architecture;         // "gpt2", "llama", ...
-    MatrixSpec embedding;             // vocabulary x d
+    std::string directory;                        // absolute; a file stores it relative to itself
+    int firstLayer = 0, endLayer = 0;             // layers [first, end) of the checkpoint
+    std::string architecture;                     // "gpt2", "llama", ...
+    MatrixSpec embedding;                         // vocabulary x d
     std::shared_ptr<const TextEncoder> tokenizer; // null: token ids only
-    std::optional<MaskSpec> mask;     // replaces every layer's own mask when set
+    std::optional<MaskSpec> mask;                 // replaces every layer's own mask when set
 
     bool operator==(const CheckpointRef& o) const {
-        return directory == o.directory && firstLayer == o.firstLayer &&
-               endLayer == o.endLayer && mask == o.mask;
+        return directory == o.directory && firstLayer == o.firstLayer && endLayer == o.endLayer &&
+               mask == o.mask;
     }
 };
 
