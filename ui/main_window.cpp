@@ -30,6 +30,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -176,7 +177,8 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     statusBar()->showMessage("Ready");
     QSettings settings;
-    resize(1600, 950);
+    // At most the screen: a window larger than a small screen hides its own edges.
+    resize(QSize(1600, 950).boundedTo(screen()->availableGeometry().size()));
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     splitter->restoreState(settings.value("window/splitter").toByteArray());

@@ -61,6 +61,15 @@ QStringList qStrings(const std::vector<std::string>& strings) {
     return out;
 }
 
+/// Whether `ticks` are every k-th of `labels` from the first (all of them when they fit).
+bool everyKth(const QStringList& ticks, const QStringList& labels) {
+    if (ticks.isEmpty()) return false;
+    const int k = int((labels.size() + ticks.size() - 1) / ticks.size());
+    for (int i = 0; i < ticks.size(); ++i)
+        if (i * k >= labels.size() || ticks[i] != labels[i * k]) return false;
+    return true;
+}
+
 } // namespace
 
 class TestUiModel : public QObject {
@@ -105,13 +114,13 @@ private slots:
         HeatmapView* weights = views->view(ViewsPanel::Weights, ViewsPanel::Original);
         weights->plot()->replot();
         const QStringList labels = qStrings(s.tokens.labels);
-        QCOMPARE(weights->tickLabels(Qt::Vertical), labels);
-        QCOMPARE(weights->tickLabels(Qt::Horizontal), labels);
+        QVERIFY(everyKth(weights->tickLabels(Qt::Vertical), labels));
+        QVERIFY(everyKth(weights->tickLabels(Qt::Horizontal), labels));
         QVERIFY(weights->cellText(1, 0).contains("“" + labels[1] + "”"));
         HeatmapView* output = views->view(ViewsPanel::Output, ViewsPanel::Original);
         output->plot()->replot();
-        QCOMPARE(output->tickLabels(Qt::Vertical), labels);
-        QVERIFY(output->tickLabels(Qt::Horizontal) != labels);
+        QVERIFY(everyKth(output->tickLabels(Qt::Vertical), labels));
+        QVERIFY(!everyKth(output->tickLabels(Qt::Horizontal), labels));
     }
 
     void typedTextAndIdsReplaceTheTokensUndoably() {

@@ -187,7 +187,8 @@ void HeatmapView::updateTicks() {
 
 QStringList HeatmapView::tickLabels(Qt::Orientation orientation) const {
     QCPAxis* axis = orientation == Qt::Horizontal ? plot_->xAxis : plot_->yAxis;
-    return QStringList(axis->tickVectorLabels().begin(), axis->tickVectorLabels().end());
+    const QVector<QString> labels = axis->tickVectorLabels();
+    return QStringList(labels.begin(), labels.end());
 }
 
 void HeatmapView::setMaskOverlay(const BoolMatrix& mask) {
