@@ -7,6 +7,7 @@
 #include "core/io/scenario_reader.h"
 #include "ui/document/autosave.h"
 #include "ui/document/compute_service.h"
+#include "ui/document/model_import.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/model_editor.h"
 #include "ui/editors/tokens_editor.h"
@@ -29,6 +30,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -65,7 +67,8 @@ MainWindow::MainWindow(QWidget* parent)
                              qEnvironmentVariableIsSet("ATTNLAB_AUTOSAVE_MS")
                                  ? qEnvironmentVariableIntValue("ATTNLAB_AUTOSAVE_MS")
                                  : 10000,
-                             this)) {
+                             this)),
+      import_(new ModelImport(this)) {
     auto* inputs = new QTabWidget;
     inputs->addTab(tokens_, "Tokens");
     inputs->addTab(scrolled(model_), "Model");
@@ -127,7 +130,19 @@ MainWindow::MainWindow(QWidget* parent)
     connect(document_, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(compute_, &ComputeService::viewsReady, views_, &ViewsPanel::setViews);
+    connect(compute_, &ComputeService::overviewReady, views_, &ViewsPanel::setOverview);
     connect(compute_, &ComputeService::viewsFailed, this, &MainWindow::showError);
+    connect(import_, &ModelImport::started, this, [this](const QString& directory) {
+        statusBar()->showMessage("Opening the model in " + directory + "…");
+    });
+    connect(import_, &ModelImport::imported, this,
+            [this](const attnlab::Scenario& scenario, const QString& text) {
+                tokens_->rememberSentence(text, scenario.tokens.ids);
+                document_->reset(scenario, QString());
+                statusBar()->showMessage(
+                    QString("Opened %1").arg(QString::fromStdString(scenario.name)), 4000);
+            });
+    connect(import_, &ModelImport::failed, this, &MainWindow::showError);
     connect(compute_, &ComputeService::checksStarted, properties_, &PropertyPanel::start);
     connect(compute_, &ComputeService::checkReady, this,
             [this](int i, const attnlab::PropertyReport& r) {
@@ -162,7 +177,8 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     statusBar()->showMessage("Ready");
     QSettings settings;
-    resize(1600, 950);
+    // At most the screen: a window larger than a small screen hides its own edges.
+    resize(QSize(1600, 950).boundedTo(screen()->availableGeometry().size()));
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     splitter->restoreState(settings.value("window/splitter").toByteArray());
@@ -222,6 +238,12 @@ void MainWindow::buildMenus() {
         const QString path = QFileDialog::getOpenFileName(this, "Open scenario", QString(),
                                                           "Scenarios (*.json);;All files (*)");
         if (!path.isEmpty()) openSource(path);
+    });
+    file->addAction("Open &Model…", QKeySequence("Ctrl+Shift+O"), this, [this] {
+        if (!confirmDiscard()) return;
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, "Open a Hugging Face model (a directory with config.json and safetensors)");
+        if (!dir.isEmpty()) openModel(dir);
     });
     recentMenu_ = file->addMenu("Open &Recent");
     rebuildRecentMenu();
@@ -328,6 +350,10 @@ bool MainWindow::openSource(const QString& source) {
     if (!source.startsWith("builtin:")) addRecent(QFileInfo(source).absoluteFilePath());
     statusBar()->showMessage("Opened " + source, 4000);
     return true;
+}
+
+void MainWindow::openModel(const QString& directory, const std::optional<QString>& text) {
+    import_->start(directory, text);
 }
 
 bool MainWindow::saveTo(const QString& path) {

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <optional>
 
 class QLabel;
 class QMenu;
@@ -16,6 +17,7 @@ namespace attnlab::ui {
 class Autosave;
 class ComputeService;
 class HelpWindow;
+class ModelImport;
 class ModelEditor;
 class PropertyPanel;
 class ScenarioDocument;
@@ -40,6 +42,11 @@ public:
     QString errorText() const;
 
     bool openSource(const QString& source);
+    /// Imports the Hugging Face checkpoint in `directory` in the background (File → Open model),
+    /// on `text` when given; the scenario replaces the current one when it is ready, a problem
+    /// shows in the error line and leaves the scenario as it was.
+    void openModel(const QString& directory, const std::optional<QString>& text = std::nullopt);
+    ModelImport* modelImport() const { return import_; }
     bool saveTo(const QString& path);
     /// Writes every view of the current layer and head as `<dir>/<title>.<format>`.
     void exportViews(const QString& directory, const QString& format);
@@ -80,6 +87,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     HelpWindow* help_ = nullptr; // made when first asked for
     Autosave* autosave_;
+    ModelImport* import_;
 };
 
 } // namespace attnlab::ui

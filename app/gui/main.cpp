@@ -1,11 +1,13 @@
-// attnlab: the explorer window, opened on the default scenario or on the file (or
-// builtin:NAME) given as the first argument. --help and --version are answered before any
-// window system is touched, so they work without a display (help2man runs them at build time).
+// attnlab: the explorer window, opened on the default scenario, on the file (or builtin:NAME)
+// given as the first argument, or on a Hugging Face checkpoint (--model DIR [--text "..."]). --help
+// and --version are answered before any window system is touched, so they work without a display
+// (help2man runs them at build time).
 #include "ui/main_window.h"
 
 #include "app/version.h"
 #include "core/base/process_tuning.h"
 #include "ui/document/compute_service.h"
+#include "ui/document/model_import.h"
 #include "ui/help/help_window.h"
 
 #include <QApplication>
@@ -13,6 +15,7 @@
 #include <QIcon>
 #include <QTimer>
 
+#include <cstdio>
 #include <cstring>
 
 namespace {
@@ -26,6 +29,12 @@ struct Options {
         "draw the window, save it as <png> once views and verdicts are computed, and quit; with "
         "--guide, the help window",
         "png"};
+    QCommandLineOption model{"model",
+                             "open the Hugging Face checkpoint in <dir> (config.json and "
+                             "safetensors) instead of a scenario",
+                             "dir"};
+    QCommandLineOption text{
+        "text", "with --model, the tokens: <text> through the checkpoint's tokenizer", "text"};
     QCommandLineOption guide{"guide",
                              "open the user guide at <page>: a document of the guide with an "
                              "optional heading, e.g. user-guide.md or properties.md#24-causality",
@@ -39,6 +48,8 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addPositionalArgument("scenario", "a scenario file or builtin:NAME (default: the "
                                              "smallest positional counterexample)");
     parser.addOption(options.screenshot);
+    parser.addOption(options.model);
+    parser.addOption(options.text);
     parser.addOption(options.guide);
 }
 
@@ -90,7 +101,9 @@ int main(int argc, char** argv) {
     QWidget* shown = &window;
     if (parser.isSet(options.guide)) shown = window.showHelp(parser.value(options.guide));
     if (!parser.isSet(options.screenshot)) window.offerRecovery();
-    if (parser.isSet(options.screenshot)) {
+    // Grabs the window once the worker has answered the scenario shown (with --model: the
+    // imported one, the default scenario's answer coming first).
+    const auto screenshotWhenIdle = [&] {
         const QString path = parser.value(options.screenshot);
         QObject::connect(window.compute(), &attnlab::ui::ComputeService::idle, &window,
                          [&window, shown, path] {
@@ -101,6 +114,22 @@ int main(int argc, char** argv) {
                                  QApplication::exit(saved ? 0 : 1);
                              });
                          });
+    };
+    if (parser.isSet(options.model)) {
+        std::optional<QString> text;
+        if (parser.isSet(options.text)) text = parser.value(options.text);
+        if (parser.isSet(options.screenshot)) {
+            QObject::connect(window.modelImport(), &attnlab::ui::ModelImport::imported, &window,
+                             screenshotWhenIdle, Qt::SingleShotConnection);
+            QObject::connect(window.modelImport(), &attnlab::ui::ModelImport::failed, &window,
+                             [](const QString& message) {
+                                 std::fprintf(stderr, "%s\n", qPrintable(message));
+                                 QApplication::exit(1);
+                             });
+        }
+        window.openModel(parser.value(options.model), text);
+    } else if (parser.isSet(options.screenshot)) {
+        screenshotWhenIdle();
     }
     return app.exec();
 }

@@ -60,8 +60,8 @@ template ViewMatrix view<Rational>(const Matrix<Rational>&);
 namespace {
 
 template <class T>
-SideView sideView(const Trace<T>& trace) {
-    SideView side{view(trace.input), {}, view(trace.output)};
+SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
+    SideView side{view(trace.input), {}, view(trace.output), std::move(labels)};
     for (const LayerTrace<T>& layer : trace.layers) {
         LayerView lv{{}, view(layer.output)};
         for (const HeadTrace<T>& head : layer.heads)
@@ -83,13 +83,23 @@ struct Carry {
     Matrix<T> map(const Matrix<T>& m) const {
         return sigma ? sigma->applyBoth(m) : m;
     }
+    /// Token labels in the transformed order (row i of P X is row σ(i) of X).
+    std::vector<std::string> labels(const std::vector<std::string>& original) const {
+        if (!sigma || original.size() != std::size_t(sigma->size())) return original;
+        std::vector<std::string> out(original.size());
+        for (int i = 0; i < sigma->size(); ++i)
+            out[std::size_t(i)] = original[std::size_t((*sigma)(i))];
+        return out;
+    }
 };
 
 template <class T>
-SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, const Carry& c) {
+SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, const Carry& c,
+                        const std::vector<std::string>& labels) {
     SideView side{view<T>(transformed.input - c.rows(original.input)),
                   {},
-                  view<T>(transformed.output - c.rows(original.output))};
+                  view<T>(transformed.output - c.rows(original.output)),
+                  c.labels(labels)};
     for (std::size_t l = 0; l < original.layers.size(); ++l) {
         const LayerTrace<T>& a = original.layers[l];
         const LayerTrace<T>& b = transformed.layers[l];
@@ -164,9 +174,9 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         break;
     }
     }
-    out.original = sideView(original);
-    out.transformed = sideView(*transformed);
-    out.difference = differenceView(original, *transformed, carry);
+    out.original = sideView(original, s.tokens.labels);
+    out.transformed = sideView(*transformed, carry.labels(s.tokens.labels));
+    out.difference = differenceView(original, *transformed, carry, s.tokens.labels);
     out.largestDifference = largestText<T>(transformed->output - carry.rows(original.output));
     for (const LayerSpec& layer : s.model.layers) {
         BoolMatrix mask = buildMask(layer.mask, s.n());

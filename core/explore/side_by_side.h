@@ -45,6 +45,9 @@ struct SideView {
     ViewMatrix input; // after absolute positional features
     std::vector<LayerView> layers;
     ViewMatrix output;
+    /// The tokens' labels in this side's row order (the rows, and the columns of the maps);
+    /// empty when the tokens have none (axes show indices).
+    std::vector<std::string> labels;
 };
 
 struct SideBySide {

@@ -10,6 +10,7 @@ namespace attnlab::ui {
 ComputeService::ComputeService(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1); // one request at a time; superseded ones are skipped
     qRegisterMetaType<std::shared_ptr<const SideBySide>>();
+    qRegisterMetaType<std::shared_ptr<const HeadOverview>>();
     qRegisterMetaType<PropertyReport>();
 }
 
@@ -72,6 +73,8 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
         auto views =
             std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
         post(generation, [this, views] { emit viewsReady(views); });
+        auto overview = std::make_shared<const HeadOverview>(headOverview(views->original));
+        post(generation, [this, overview] { emit overviewReady(overview); });
     } catch (const std::exception& e) {
         const QString message = QString::fromStdString(e.what());
         post(generation, [this, message] {

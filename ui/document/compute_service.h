@@ -1,9 +1,11 @@
 // Recomputation off the GUI thread. Every request supersedes the previous one: queued stale work is
 // skipped, a running check is cancelled, and results of a superseded request are dropped, so the
-// newest edit always wins and the window never waits. Views come first, then one verdict at a time.
+// newest edit always wins and the window never waits. Views come first, then the layer x head
+// overview, then one verdict at a time.
 #pragma once
 
 #include "core/checks/property_check.h"
+#include "core/explore/head_overview.h"
 #include "core/explore/side_by_side.h"
 #include "ui/document/scenario_document.h"
 
@@ -39,6 +41,8 @@ public:
 
 signals:
     void viewsReady(std::shared_ptr<const SideBySide> views);
+    /// Every layer and head of the original input as thumbnails (after viewsReady).
+    void overviewReady(std::shared_ptr<const HeadOverview> overview);
     void viewsFailed(const QString& message);
     /// The panel's properties; `deferred` lists those not run automatically (large n).
     void checksStarted(const QStringList& names, const QStringList& deferred);

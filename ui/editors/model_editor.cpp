@@ -80,8 +80,8 @@ QSpinBox* spin(int lo, int hi, const QString& special = QString()) {
 ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), precision_(new QComboBox), backend_(new QComboBox),
       positional_(new QComboBox), offset_(spin(-1000000, 1000000)), ropeBase_(new QLineEdit),
-      alibiCausal_(new QCheckBox("causal")), layerCount_(spin(1, 64)), layer_(new QComboBox),
-      heads_(spin(1, 64)), residual_(new QCheckBox("residual X + f(X)")), mixer_(new QComboBox),
+      alibiCausal_(new QCheckBox("causal")), layerCount_(spin(1, 256)), layer_(new QComboBox),
+      heads_(spin(1, 256)), residual_(new QCheckBox("residual X + f(X)")), mixer_(new QComboBox),
       scale_(nullptr), tile_(spin(0, 1 << 20, "off")), decay_(nullptr),
       bidirectional_(new QCheckBox("bidirectional")), chunk_(spin(0, 1 << 20, "off")),
       mask_(new MaskEditor) {
@@ -457,9 +457,16 @@ void ModelEditor::refresh() {
             c.scale->setText(m->scale == 1 ? QString()
                                            : QString::fromStdString(rationalText(m->scale)));
         }
-        if (kind == WeightKind::Values)
+        if (kind == WeightKind::Values && m->kind == MatrixSpec::Kind::Tensor) {
+            const auto [rows, cols] = m->tensor.shape();
+            c.kind->setToolTip(QString("%1 × %2 from the checkpoint's %3")
+                                   .arg(rows)
+                                   .arg(cols)
+                                   .arg(QString::fromStdString(m->tensor.name)));
+        } else if (kind == WeightKind::Values) {
             c.kind->setToolTip(
                 QString("%1 × %2 given values").arg(m->values.rows()).arg(m->values.cols()));
+        }
     }
     blockers.clear();
     mask_->setMask(l.mask, s.n());

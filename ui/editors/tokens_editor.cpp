@@ -3,10 +3,12 @@
 
 #include "core/base/error.h"
 #include "core/explore/editable_values.h"
+#include "core/io/hf_import.h"
 #include "core/io/npy.h"
 #include "core/io/table_text.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/enum_combo.h"
+#include "ui/editors/token_ids_model.h"
 #include "ui/editors/token_table_model.h"
 
 #include <QApplication>
@@ -18,7 +20,9 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableView>
 #include <QToolButton>
@@ -39,6 +43,8 @@ QString describe(const TokenSpec& t) {
         return "one-hot — editing a cell turns it into values";
     case TokenSpec::Kind::Arange:
         return "arange — editing a cell turns it into values";
+    case TokenSpec::Kind::Ids:
+        return "ids of the checkpoint's vocabulary, looked up in its embedding";
     case TokenSpec::Kind::Values:
         break;
     }
@@ -56,6 +62,8 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
 
 TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), model_(new TokenTableModel(this)),
+      idsModel_(new TokenIdsModel(this)), checkpointBar_(new QWidget(this)),
+      text_(new QLineEdit(this)), ids_(new QLineEdit(this)), valueControls_(new QWidget(this)),
       table_(new QTableView(this)), source_(new QLabel(this)), generator_(new QComboBox(this)),
       rows_(new QSpinBox(this)), cols_(new QSpinBox(this)), seed_(new QSpinBox(this)) {
     table_->setModel(model_);
@@ -91,12 +99,27 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
          std::initializer_list<QWidget*>{generator_, rows_, cols_, seed_, generateButton})
         gen->addWidget(w);
 
+    text_->setObjectName("tokenText");
+    text_->setPlaceholderText("Type a sentence and press Enter");
+    text_->setClearButtonEnabled(true);
+    ids_->setObjectName("tokenIds");
+    ids_->setPlaceholderText("token ids, e.g. 464, 2068, 7586 — Enter applies");
+    auto* bar = new QFormLayout(checkpointBar_);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addRow("Text", text_);
+    bar->addRow("Ids", ids_);
+
+    auto* values = new QVBoxLayout(valueControls_);
+    values->setContentsMargins(0, 0, 0, 0);
+    values->addLayout(shape);
+    values->addLayout(gen);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(checkpointBar_);
     layout->addWidget(table_, 1);
     layout->addWidget(source_);
-    layout->addLayout(shape);
-    layout->addLayout(gen);
+    layout->addWidget(valueControls_);
 
     connect(model_, &TokenTableModel::edited, this, &TokensEditor::setValues);
     connect(model_, &TokenTableModel::refused, document_, &ScenarioDocument::refused);
@@ -119,17 +142,81 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
         cols_->setEnabled(kind != TokenSpec::Kind::OneHot);
         seed_->setEnabled(kind == TokenSpec::Kind::Random);
     });
+    connect(text_, &QLineEdit::returnPressed, this, [this] { applyText(text_->text()); });
+    connect(ids_, &QLineEdit::returnPressed, this, [this] { applyIds(ids_->text()); });
     connect(document_, &ScenarioDocument::changed, this, &TokensEditor::refresh);
     refresh();
 }
 
 void TokensEditor::refresh() {
     const Scenario& s = document_->scenario();
-    model_->setValues(tokenValues(s));
+    const auto& checkpoint = s.model.checkpoint;
+    const bool ids = s.tokens.kind == TokenSpec::Kind::Ids;
+    checkpointBar_->setVisible(checkpoint.has_value());
+    const bool hasTokenizer = checkpoint && checkpoint->tokenizer;
+    text_->setVisible(hasTokenizer);
+    if (auto* form = static_cast<QFormLayout*>(checkpointBar_->layout()))
+        form->labelForField(text_)->setVisible(hasTokenizer);
+    if (ids) {
+        idsModel_->setTokens(s.tokens);
+        QStringList list;
+        for (long long id : s.tokens.ids)
+            list << QString::number(id);
+        ids_->setText(list.join(", "));
+        text_->setText(s.tokens.ids == sentenceIds_ ? sentence_ : QString());
+    } else {
+        model_->setValues(tokenValues(s)); // an embedding's values are the checkpoint's: not shown
+        ids_->clear();
+        text_->clear();
+    }
+    QAbstractItemModel* shown = ids ? static_cast<QAbstractItemModel*>(idsModel_) : model_;
+    if (table_->model() != shown) table_->setModel(shown);
+    valueControls_->setVisible(!ids);
     source_->setText(
         QString("%1 tokens × %2 features: %3").arg(s.n()).arg(s.d()).arg(describe(s.tokens)));
     rows_->setValue(s.n());
     cols_->setValue(s.d());
+}
+
+void TokensEditor::rememberSentence(const QString& text, const std::vector<long long>& ids) {
+    sentence_ = text;
+    sentenceIds_ = ids;
+}
+
+void TokensEditor::setTokens(TokenSpec tokens, const QString& what) {
+    Scenario next = document_->scenario();
+    next.tokens = std::move(tokens);
+    next.permutation = next.permutation.resizedTo(next.n());
+    document_->editScenario(std::move(next), what);
+}
+
+void TokensEditor::applyText(const QString& text) {
+    const auto& checkpoint = document_->scenario().model.checkpoint;
+    if (!checkpoint) return;
+    try {
+        TokenSpec tokens = checkpointText(*checkpoint, text.toStdString());
+        rememberSentence(text, tokens.ids);
+        setTokens(std::move(tokens), QString("tokenise “%1”").arg(text));
+    } catch (const std::exception& e) {
+        emit document_->refused(QString("text: %1 — nothing was changed").arg(e.what()));
+    }
+}
+
+void TokensEditor::applyIds(const QString& text) {
+    const auto& checkpoint = document_->scenario().model.checkpoint;
+    if (!checkpoint) return;
+    try {
+        std::vector<long long> ids;
+        for (const QString& item : text.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            ids.push_back(item.toLongLong(&ok));
+            if (!ok) throw InputError("“" + item.toStdString() + "” is not a token id");
+        }
+        if (ids.empty()) throw InputError("no token ids were given");
+        setTokens(checkpointTokens(*checkpoint, std::move(ids)), "set token ids");
+    } catch (const std::exception& e) {
+        emit document_->refused(QString("ids: %1 — nothing was changed").arg(e.what()));
+    }
 }
 
 void TokensEditor::setValues(const Matrix<Rational>& values, const QString& what) {
@@ -196,7 +283,7 @@ void TokensEditor::importFile(const QString& path) {
 }
 
 bool TokensEditor::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == table_ && event->type() == QEvent::KeyPress &&
+    if (watched == table_ && table_->model() == model_ && event->type() == QEvent::KeyPress &&
         static_cast<QKeyEvent*>(event)->matches(QKeySequence::Paste)) {
         pasteText(QApplication::clipboard()->text());
         return true;

@@ -1,6 +1,7 @@
 // Side-by-side heatmaps of one layer and head.
 #include "ui/panels/views_panel.h"
 
+#include "ui/views/head_overview_view.h"
 #include "ui/views/heatmap_view.h"
 
 #include "core/explore/dependency_maps.h"
@@ -29,8 +30,8 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     : QWidget(parent),
       dependency_(new HeatmapView("measured dependency", HeatmapView::Scale::Sequential)),
       bound_(new HeatmapView("bound implied by the masks", HeatmapView::Scale::Sequential)),
-      dependencySummary_(new QLabel), tabs_(new QTabWidget), layer_(new QComboBox),
-      head_(new QComboBox), summary_(new QLabel), warnings_(new QLabel) {
+      dependencySummary_(new QLabel), overview_(new HeadOverviewView), tabs_(new QTabWidget),
+      layer_(new QComboBox), head_(new QComboBox), summary_(new QLabel), warnings_(new QLabel) {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel("Layer"));
     bar->addWidget(layer_);
@@ -64,8 +65,17 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     depLayout->addWidget(dependencySummary_, 1, 0, 1, 2);
     depLayout->setRowStretch(0, 1);
 
+    auto* all = new QWidget;
+    auto* allLayout = new QVBoxLayout(all);
+    auto* allCaption = new QLabel("Attention weights A of the original input: one row per layer, "
+                                  "one column per head. Click a map to show it side by side.");
+    allCaption->setWordWrap(true);
+    allLayout->addWidget(allCaption);
+    allLayout->addWidget(overview_, 1);
+
     tabs_->addTab(maps, "Side by side");
     tabs_->addTab(dep, "Dependencies");
+    tabs_->addTab(all, "All layers × heads");
     warnings_->setWordWrap(true);
     warnings_->setStyleSheet("color: #b35806;");
     warnings_->hide();
@@ -82,6 +92,19 @@ ViewsPanel::ViewsPanel(QWidget* parent)
         emit layerChanged(l);
     });
     connect(head_, &QComboBox::currentIndexChanged, this, &ViewsPanel::redraw);
+    connect(overview_, &HeadOverviewView::headSelected, this, &ViewsPanel::selectHead);
+}
+
+void ViewsPanel::setOverview(std::shared_ptr<const attnlab::HeadOverview> overview) {
+    overview_->setOverview(std::move(overview));
+    overview_->setCurrent(layer(), head());
+}
+
+void ViewsPanel::selectHead(int layer, int head) {
+    setLayer(layer);
+    redraw(); // the head list of that layer
+    if (head >= 0 && head < head_->count()) head_->setCurrentIndex(head);
+    tabs_->setCurrentIndex(0);
 }
 
 int ViewsPanel::layer() const {
@@ -139,6 +162,7 @@ void ViewsPanel::redraw() {
         head_->setCurrentIndex(keep);
     }
     const std::size_t h = std::size_t(head());
+    overview_->setCurrent(int(l), int(h));
     const QString columnTitles[] = {"f(X)", QString::fromStdString(s.transformedLabel),
                                     QString::fromStdString(s.differenceLabel)};
     const attnlab::SideView* sides[] = {&s.original, &s.transformed, &s.difference};
@@ -151,6 +175,10 @@ void ViewsPanel::redraw() {
         views_[Weights][c]->setMatrix(lv.heads[h].weights);
         views_[Output][c]->setTitle((last ? "output  " : "layer output  ") + columnTitles[c]);
         views_[Output][c]->setMatrix(lv.output);
+        const std::vector<std::string>& labels = sides[c]->labels;
+        views_[Scores][c]->setAxisLabels(labels, labels);
+        views_[Weights][c]->setAxisLabels(labels, labels);
+        views_[Output][c]->setAxisLabels(labels, {});
         if (c != Difference && l < s.masks.size()) views_[Weights][c]->setMaskOverlay(s.masks[l]);
     }
     const QString transform = QString::fromStdString(s.transformText);
@@ -187,6 +215,8 @@ void ViewsPanel::redraw() {
     for (const WitnessCell& w : witness_)
         if (w.map == WitnessCell::Map::Dependency) depCells << QPoint(w.row, w.column);
     dependency_->setHighlights(depCells);
+    for (HeatmapView* v : {dependency_, bound_})
+        v->setAxisLabels(s.original.labels, s.original.labels);
 }
 
 void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells) {

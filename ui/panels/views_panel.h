@@ -1,11 +1,14 @@
 // The centre of the window: for the chosen layer and head, the scores, weights and output of the
 // original input, of the transformed input, and their difference, side by side (3 x 3 heatmaps),
 // the mask over the weights, and a second page with the measured dependency map next to the bound
-// the masks imply. Witness cells of a failing property are outlined.
+// the masks imply, and a page of every layer x head as small maps (click one to show it). Token
+// strings, when the tokens have them, name the axes. Witness cells of a failing property are
+// outlined.
 #pragma once
 
 #include "core/checks/property_report.h"
 #include "core/checks/witness.h"
+#include "core/explore/head_overview.h"
 #include "core/explore/side_by_side.h"
 
 #include <QWidget>
@@ -19,6 +22,7 @@ class QTabWidget;
 
 namespace attnlab::ui {
 
+class HeadOverviewView;
 class HeatmapView;
 
 class ViewsPanel : public QWidget {
@@ -30,15 +34,22 @@ public:
     explicit ViewsPanel(QWidget* parent = nullptr);
 
     void setViews(std::shared_ptr<const attnlab::SideBySide> views);
+    void setOverview(std::shared_ptr<const attnlab::HeadOverview> overview);
     /// Shows the dependency and bound maps of a locality or causality report (null clears).
     void setDependencyReport(const attnlab::PropertyReport* report);
     /// Outlines these witness cells, switching layer and head to where they are.
     void showWitness(const std::vector<attnlab::WitnessCell>& cells);
 
     void setLayer(int layer);
+    /// Shows layer `layer`, head `head` on the side-by-side page.
+    void selectHead(int layer, int head);
     int layer() const;
     int head() const;
     HeatmapView* view(Row row, Column column) const { return views_[row][column]; }
+    HeadOverviewView* overview() const { return overview_; }
+    QComboBox* layerBox() const { return layer_; }
+    QComboBox* headBox() const { return head_; }
+    QTabWidget* tabs() const { return tabs_; }
     /// Every heatmap, maps first, for export.
     QList<HeatmapView*> allViews() const;
     const attnlab::SideBySide* current() const { return sides_.get(); }
@@ -54,6 +65,7 @@ private:
     HeatmapView* dependency_;
     HeatmapView* bound_;
     QLabel* dependencySummary_;
+    HeadOverviewView* overview_;
     QTabWidget* tabs_;
     QComboBox* layer_;
     QComboBox* head_;

@@ -20,6 +20,11 @@ QCPRange centres(Eigen::Index cells, int block) {
     return {half, double(cells - 1) * block + half};
 }
 
+/// Token strings on the axes: larger than index ticks, to be read from a distance.
+QFont tokenFont(const QWidget* w) {
+    return QFont(w->font().family(), 9);
+}
+
 } // namespace
 
 HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
@@ -67,6 +72,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     // Laid out at a new size (shown, resized): pool again if that changes how many cells fit.
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
         if (matrix_.values.size() > 0 && pixelBlocks() != displayBlock_) fillCells();
+        updateTicks();
     });
     applyPalette();
     setMatrix({});
@@ -105,22 +111,84 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     const double height = double(v.rows()) * matrix_.rowBlock;
     plot_->xAxis->setRange(-0.5, width - 0.5);
     plot_->yAxis->setRange(-0.5, height - 0.5);
-    // Every token index for small inputs; a few round indices for large ones.
-    for (auto [axis, extent] : {std::pair{plot_->xAxis, width}, std::pair{plot_->yAxis, height}}) {
-        if (extent <= 16) {
-            auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
-            fixed->setTickStep(1);
-            axis->setTicker(fixed);
-        } else {
-            auto automatic = QSharedPointer<QCPAxisTicker>::create();
-            automatic->setTickCount(4);
-            axis->setTicker(automatic);
-        }
-    }
+    labelSteps_ = {-1, -1};
+    updateTicks();
     mask_ = {}; // a new matrix drops the old overlay (setMaskOverlay gives the new one)
     overlay_->setVisible(false);
     fillMap();
     redrawHighlights();
+}
+
+void HeatmapView::setAxisLabels(const std::vector<std::string>& rows,
+                                const std::vector<std::string>& columns) {
+    QStringList r, c;
+    for (const std::string& label : rows)
+        r << QString::fromStdString(label);
+    for (const std::string& label : columns)
+        c << QString::fromStdString(label);
+    if (r == rowLabels_ && c == columnLabels_) return;
+    rowLabels_ = r;
+    columnLabels_ = c;
+    labelSteps_ = {-1, -1};
+    updateTicks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int HeatmapView::labelStep(const QStringList& labels, int pixels) const {
+    const int line = QFontMetrics(tokenFont(this)).height();
+    return std::max(1, int(std::ceil(double(labels.size()) * line / std::max(pixels, 1))));
+}
+
+void HeatmapView::updateTicks() {
+    const auto& v = matrix_.values;
+    if (v.size() == 0) return;
+    const QRect area = plot_->axisRect()->rect();
+    const double extents[] = {double(v.rows()) * matrix_.rowBlock,
+                              double(v.cols()) * matrix_.colBlock};
+    const QStringList* labels[] = {&rowLabels_, &columnLabels_};
+    QCPAxis* axes[] = {plot_->yAxis, plot_->xAxis};
+    const int pixels[] = {area.height(), area.width()};
+    const std::pair<int, int> steps{rowLabels_.isEmpty() ? 0 : labelStep(rowLabels_, pixels[0]),
+                                    columnLabels_.isEmpty() ? 0
+                                                            : labelStep(columnLabels_, pixels[1])};
+    if (steps == labelSteps_) return;
+    labelSteps_ = steps;
+    const int stepOf[] = {steps.first, steps.second};
+    for (int a = 0; a < 2; ++a) {
+        QCPAxis* axis = axes[a];
+        if (stepOf[a] > 0) {
+            // Token strings, elided so that a long one does not push the map aside.
+            auto text = QSharedPointer<QCPAxisTickerText>::create();
+            const QFontMetrics metrics(tokenFont(this));
+            for (int i = 0; i < labels[a]->size(); i += stepOf[a])
+                text->addTick(i, metrics.elidedText(labels[a]->at(i), Qt::ElideRight,
+                                                    metrics.horizontalAdvance("M") * 7));
+            axis->setTicker(text);
+            axis->setTickLabelFont(tokenFont(this));
+            axis->setTickLabelRotation(axis == plot_->xAxis ? 90 : 0);
+            axis->setSubTicks(false);
+        } else if (extents[a] <= 16) { // every token index for small inputs
+            auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
+            fixed->setTickStep(1);
+            axis->setTicker(fixed);
+        } else { // a few round indices for large ones
+            auto automatic = QSharedPointer<QCPAxisTicker>::create();
+            automatic->setTickCount(4);
+            axis->setTicker(automatic);
+        }
+        if (stepOf[a] == 0) {
+            axis->setTickLabelFont(QFont(font().family(), 7));
+            axis->setTickLabelRotation(0);
+            axis->setSubTicks(true);
+        }
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QStringList HeatmapView::tickLabels(Qt::Orientation orientation) const {
+    QCPAxis* axis = orientation == Qt::Horizontal ? plot_->xAxis : plot_->yAxis;
+    const QVector<QString> labels = axis->tickVectorLabels();
+    return QStringList(labels.begin(), labels.end());
 }
 
 void HeatmapView::setMaskOverlay(const BoolMatrix& mask) {
@@ -211,7 +279,12 @@ QString HeatmapView::cellText(int row, int column) const {
     const int i = row / matrix_.rowBlock, j = column / matrix_.colBlock;
     if (row < 0 || column < 0 || i >= v.rows() || j >= v.cols()) return {};
     const QString value = QString::fromStdString(matrix_.text(i, j));
-    if (!matrix_.pooled()) return QString("[%1, %2] = %3").arg(row).arg(column).arg(value);
+    const auto named = [](const QStringList& labels, int k) {
+        return k < labels.size() ? QString("%1 “%2”").arg(k).arg(labels[k]) : QString::number(k);
+    };
+    if (!matrix_.pooled())
+        return QString("[%1, %2] = %3")
+            .arg(named(rowLabels_, row), named(columnLabels_, column), value);
     return QString("rows %1–%2, columns %3–%4: largest |value| %5")
         .arg(i * matrix_.rowBlock)
         .arg((i + 1) * matrix_.rowBlock - 1)

@@ -1,5 +1,6 @@
 // One matrix drawn as a heatmap with QCustomPlot: crisp cells (no interpolation), a colour scale
-// with its legend, token indices on the axes (row 0 at the top), the exact value in a tooltip,
+// with its legend, token indices or token strings on the axes (row 0 at the top; strings thinned
+// to what fits), the exact value in a tooltip,
 // an optional overlay that greys out masked cells, and witness cells outlined. Pooled matrices
 // (large n) are drawn at their block resolution with axes still in token indices, and a matrix
 // with more cells than the plot has pixels is max-pooled further to the pixels it is drawn on.
@@ -9,7 +10,11 @@
 #include "core/io/color_maps.h"
 
 #include <QPoint>
+#include <QStringList>
 #include <QWidget>
+
+#include <string>
+#include <vector>
 
 class QCustomPlot;
 class QCPColorMap;
@@ -32,6 +37,10 @@ public:
     /// Outlines these (row, column) cells in token indices; empty removes the outlines.
     void setHighlights(const QList<QPoint>& rowColumnCells);
     void setTitle(const QString& title);
+    /// Names rows and columns by these token strings (empty: indices), e.g. the queries and
+    /// keys of a map; every label shown when they fit, else every k-th.
+    void setAxisLabels(const std::vector<std::string>& rows,
+                       const std::vector<std::string>& columns);
 
     const ViewMatrix& matrix() const { return matrix_; }
     QString title() const;
@@ -39,6 +48,8 @@ public:
     /// The tooltip text for the cell under token coordinates (row, column).
     QString cellText(int row, int column) const;
     QCustomPlot* plot() const { return plot_; }
+    /// The tick labels an axis shows now (tests).
+    QStringList tickLabels(Qt::Orientation orientation) const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -56,6 +67,10 @@ private:
     void showTooltip(QMouseEvent* event);
     void applyPalette();
     void redrawHighlights();
+    /// Ticks on both axes: token strings every `step` tokens, else indices.
+    void updateTicks();
+    /// Every how many tokens an axis of this many pixels has room for a label.
+    int labelStep(const QStringList& labels, int pixels) const;
 
     QCustomPlot* plot_;
     QCPColorMap* map_;
@@ -67,6 +82,8 @@ private:
     BoolMatrix mask_;                        // the overlay's source (empty: none)
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
+    QStringList rowLabels_, columnLabels_;
+    std::pair<int, int> labelSteps_{0, 0}; // rows, columns: the ticks shown (0: indices)
 };
 
 } // namespace attnlab::ui
