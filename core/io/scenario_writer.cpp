@@ -78,7 +78,7 @@ json mlpJson(const MlpSpec& m, const std::filesystem::path& dir) {
     return j;
 }
 
-json maskJson(const MaskSpec& m);
+json maskJson(const MaskSpec& m, const std::filesystem::path& dir);
 
 json checkpointJson(const CheckpointRef& c, const std::filesystem::path& directory) {
     std::filesystem::path path = c.directory;
@@ -86,7 +86,7 @@ json checkpointJson(const CheckpointRef& c, const std::filesystem::path& directo
         path = std::filesystem::relative(path, std::filesystem::absolute(directory));
     json j = {{"path", path.generic_string()},
               {"layers", std::to_string(c.firstLayer) + ":" + std::to_string(c.endLayer)}};
-    if (c.mask) j["mask"] = maskJson(*c.mask);
+    if (c.mask) j["mask"] = maskJson(*c.mask, directory);
     return j;
 }
 

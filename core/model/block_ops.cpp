@@ -47,7 +47,7 @@ NormWeights<T>::NormWeights(const NormSpec& spec, int d, const std::string& path
 template <class T>
 Matrix<T> NormWeights<T>::apply(const Matrix<T>& x) const {
     if constexpr (ScalarOps<T>::exact) {
-        refuseExact<T>(NormSpec{kind}.describe());
+        refuseExact<T>(std::string(nameOf<NormSpec::Kind>(kNormKindNames, kind)));
     } else {
         Matrix<T> y = x;
         if (kind == NormSpec::Kind::LayerNorm) y.colwise() -= x.rowwise().mean();
@@ -63,7 +63,8 @@ T activate(MlpSpec::Activation activation, const T& x) {
     using A = MlpSpec::Activation;
     if (activation == A::Relu) return relu(x);
     if constexpr (ScalarOps<T>::exact) {
-        refuseExact<T>("activation " + MlpSpec{activation}.describe());
+        refuseExact<T>("activation " +
+                       std::string(nameOf<MlpSpec::Activation>(kActivationNames, activation)));
     } else {
         const T half(0.5), one(1);
         switch (activation) {
