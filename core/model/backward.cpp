@@ -248,14 +248,7 @@ void throughLayer(const LayerCache<T>& cache, std::vector<Matrix<T>>& values, Pa
 
 // Throws InputError when the model has parts the passes here do not differentiate.
 void requireDifferentiable(const ModelSpec& spec) {
-    if (spec.embeddingNorm || spec.finalNorm)
-        throw InputError("the derivative passes cover attention, ffn, projections and residuals; "
-                         "this model has an embedding or final norm");
-    for (std::size_t i = 0; i < spec.layers.size(); ++i)
-        if (spec.layers[i].hasBlockParts())
-            throw InputError("layers[" + std::to_string(i) + "]",
-                             "the derivative passes cover attention, ffn, projections and "
-                             "residuals; this layer has norms, biases, grouped heads or an MLP");
+    if (const auto why = undifferentiablePart(spec)) throw InputError(*why);
 }
 
 // The input of every layer, from the forward's own trace.
@@ -271,6 +264,18 @@ std::vector<Matrix<T>> layerInputs(const Model<T>& model, const Matrix<T>& token
 }
 
 } // namespace
+
+std::optional<std::string> undifferentiablePart(const ModelSpec& spec) {
+    const std::string covered = "the derivative passes cover attention, ffn, projections and "
+                                "residuals; ";
+    if (spec.embeddingNorm || spec.finalNorm)
+        return covered + "this model has an embedding or final norm";
+    for (std::size_t i = 0; i < spec.layers.size(); ++i)
+        if (spec.layers[i].hasBlockParts())
+            return covered + "layers[" + std::to_string(i) +
+                   "] has norms, biases, grouped heads or an MLP";
+    return std::nullopt;
+}
 
 template <class T>
 std::vector<Matrix<T>> vjp(const Model<T>& model, const Matrix<T>& tokens,

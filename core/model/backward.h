@@ -6,9 +6,15 @@
 
 #include "core/model/model.h"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace attnlab {
+
+/// Why the passes below cannot differentiate `spec` (they cover attention, the ffn pre-map,
+/// projections and residuals, not norms, biases, grouped heads or MLPs), or nothing.
+std::optional<std::string> undifferentiablePart(const ModelSpec& spec);
 
 /// Jᵀδ: the gradient of ⟨f(tokens), δ⟩ with respect to the tokens, where f is
 /// `model.forward(tokens, ·, extraOffset).output` and δ has the output's shape. Absolute

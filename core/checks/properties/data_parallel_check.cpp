@@ -116,6 +116,10 @@ struct Differences {
 class DataParallelCheck : public TypedCheck<DataParallelCheck> {
 public:
     std::string name() const override { return "data-parallel"; }
+    /// The check differentiates the model; the passes do not cover every block part yet.
+    std::optional<std::string> notApplicable(const Scenario& s) const override {
+        return undifferentiablePart(s.model);
+    }
     std::string note() const override {
         return "the batch is split in halves between 2 workers, losses added";
     }

@@ -31,17 +31,34 @@ public:
         std::vector<std::string> causes;
         const WorstHead<T> worst = worstOverHeads(trace, [&](std::size_t l, std::size_t h) {
             const LayerWeights<T>& w = setup.model.weights(l);
-            const auto p = w.wq.cols() / s.model.layers[l].heads;
+            const LayerSpec& layer = s.model.layers[l];
+            const auto p = w.wq.cols() / layer.heads;
+            // Query head h reads key head h / (heads / kv_heads) (grouped-query attention).
+            const Eigen::Index qh = Eigen::Index(h) * p,
+                               kh = Eigen::Index(h /
+                                                 std::size_t(layer.heads / layer.keyValueHeads())) *
+                                    p;
             const Matrix<T>& scores = trace.layers[l].heads[h].scores;
             const Deviation<T> d = compareMatrices<T>(scores, scores.transpose());
-            const Matrix<T> form = w.wq.middleCols(Eigen::Index(h) * p, p) *
-                                   w.wk.middleCols(Eigen::Index(h) * p, p).transpose();
+            const auto wq = w.wq.middleCols(qh, p), wk = w.wk.middleCols(kh, p);
+            const Matrix<T> form = wq * wk.transpose();
             const bool formSymmetric = compareMatrices<T>(form, form.transpose()).largest == T(0);
+            // With biases, S[s][t] gains x_s·Wq·bkᵀ + bq·Wkᵀ·x_tᵀ: symmetric for every x only
+            // when Wq·bkᵀ = Wk·bqᵀ.
+            const auto biasOf = [&](const RowVector<T>& b, Eigen::Index at) {
+                return b.size() ? Matrix<T>(b.middleCols(at, p).transpose())
+                                : Matrix<T>::Zero(p, 1);
+            };
+            const Matrix<T> queryTerm = wq * biasOf(w.bk, kh), keyTerm = wk * biasOf(w.bq, qh);
+            const bool biasSymmetric = compareMatrices<T>(queryTerm, keyTerm).largest == T(0);
             perHead.push_back({{"layer", l},
                                {"head", h},
                                {"deviation", scalarJson<T>(d.largest)},
-                               {"wq_wk_symmetric", formSymmetric}});
+                               {"wq_wk_symmetric", formSymmetric},
+                               {"biases_symmetric", biasSymmetric}});
             if (!formSymmetric) causes.push_back(headName(l, h) + ": Wq·Wkᵀ is not symmetric");
+            if (!biasSymmetric)
+                causes.push_back(headName(l, h) + ": the biases give Wq·bkᵀ ≠ Wk·bqᵀ");
             return d;
         });
         positionalCauses(s.model.positional, causes);
