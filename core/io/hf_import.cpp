@@ -139,10 +139,16 @@ PositionalSpec positionalOf(const Source& source, const HfLayout& layout, const 
     return p;
 }
 
-std::shared_ptr<const TextEncoder> tokenizerIn(const std::filesystem::path& directory) {
+// DIR/tokenizer.json as the checkpoint's tokenizer; one it cannot read leaves token ids only,
+// with the reason kept for the message a text then gets.
+void loadTokenizer(const std::filesystem::path& directory, CheckpointRef& ref) {
     const std::filesystem::path file = directory / "tokenizer.json";
-    if (!std::filesystem::exists(file)) return nullptr;
-    return std::make_shared<TokenizerEncoder>(BpeTokenizer::fromFile(file));
+    if (!std::filesystem::exists(file)) return;
+    try {
+        ref.tokenizer = std::make_shared<TokenizerEncoder>(BpeTokenizer::fromFile(file));
+    } catch (const InputError& e) {
+        ref.tokenizerProblem = e.what();
+    }
 }
 
 } // namespace
@@ -172,7 +178,8 @@ ModelSpec importCheckpoint(const std::filesystem::path& given, int firstLayer, i
         ref.endLayer = end;
         ref.architecture = architectureName(config.architecture);
         ref.embedding = tensor(checkpoint, layout.tokenEmbedding, false);
-        ref.tokenizer = tokenizerIn(directory);
+        loadTokenizer(directory, ref);
+        ref.importedLayers = model.layers;
         model.checkpoint = std::move(ref);
         return model;
     } catch (const InputError& e) {
@@ -208,8 +215,10 @@ TokenSpec checkpointTokens(const CheckpointRef& checkpoint, std::vector<long lon
 
 TokenSpec checkpointText(const CheckpointRef& checkpoint, const std::string& text) {
     if (!checkpoint.tokenizer)
-        throw InputError(checkpoint.directory +
-                         ": has no tokenizer.json; give token ids instead of text");
+        throw InputError(checkpoint.directory + ": " +
+                         (checkpoint.tokenizerProblem.empty() ? "has no tokenizer.json"
+                                                              : checkpoint.tokenizerProblem) +
+                         "; give token ids instead of text");
     std::vector<long long> ids = checkpoint.tokenizer->encode(text);
     if (ids.empty()) throw InputError("tokens: the text has no tokens");
     return checkpointTokens(checkpoint, std::move(ids));

@@ -124,9 +124,9 @@ ModelSpec readCheckpoint(const JsonReader& r) {
         r.fail(e.what());
     }
     if (r.has("mask")) {
-        model.checkpoint->mask = readMask(r.at("mask"));
+        const MaskSpec mask = readMask(r.at("mask"));
         for (LayerSpec& layer : model.layers)
-            layer.mask = *model.checkpoint->mask;
+            layer.mask = mask;
     }
     return model;
 }

@@ -80,23 +80,50 @@ json mlpJson(const MlpSpec& m, const std::filesystem::path& dir) {
 
 json maskJson(const MaskSpec& m, const std::filesystem::path& dir);
 
-json checkpointJson(const CheckpointRef& c, const std::filesystem::path& directory) {
+// The mask override a file keeps for an imported model's layers: none while every layer has its
+// imported mask, else the one mask they all share. Throws InputError for edits a reference to
+// the checkpoint cannot keep (weights, heads, norms; different masks per layer), so that saving
+// never drops them silently.
+std::optional<MaskSpec> maskOverride(const ModelSpec& m) {
+    const CheckpointRef& c = *m.checkpoint;
+    const std::string keep = "an imported model is saved as a reference to its checkpoint, which "
+                             "keeps only one mask shared by every layer";
+    if (c.importedLayers.size() != m.layers.size())
+        throw InputError("layers: " + keep + "; layers were added or removed");
+    bool edited = false;
+    for (std::size_t i = 0; i < m.layers.size(); ++i) {
+        LayerSpec asImported = m.layers[i];
+        asImported.mask = c.importedLayers[i].mask;
+        if (!(asImported == c.importedLayers[i]))
+            throw InputError("layers[" + std::to_string(i) + "]",
+                             keep + "; its weights or structure were edited");
+        edited = edited || !(m.layers[i].mask == c.importedLayers[i].mask);
+        if (!(m.layers[i].mask == m.layers.front().mask))
+            throw InputError("layers[" + std::to_string(i) + "].mask",
+                             keep + "; this layer's differs");
+    }
+    if (edited) return m.layers.front().mask;
+    return std::nullopt;
+}
+
+json checkpointJson(const ModelSpec& m, const std::filesystem::path& directory) {
+    const CheckpointRef& c = *m.checkpoint;
     std::filesystem::path path = c.directory;
     if (!directory.empty())
         path = std::filesystem::relative(path, std::filesystem::absolute(directory));
     json j = {{"path", path.generic_string()},
               {"layers", std::to_string(c.firstLayer) + ":" + std::to_string(c.endLayer)}};
-    if (c.mask) j["mask"] = maskJson(*c.mask, directory);
+    if (const auto mask = maskOverride(m)) j["mask"] = maskJson(*mask, directory);
     return j;
 }
 
 json tokensJson(const TokenSpec& t) {
-    if (t.kind == TokenSpec::Kind::Ids) {
+    switch (t.kind) {
+    case TokenSpec::Kind::Ids: {
         json j = {{"ids", t.ids}};
         if (!t.labels.empty()) j["labels"] = t.labels;
         return j;
     }
-    switch (t.kind) {
     case TokenSpec::Kind::Values:
         return matrixJson(t.values);
     case TokenSpec::Kind::Random:
@@ -261,7 +288,7 @@ json scenarioToJson(const Scenario& s, const std::filesystem::path& dir) {
     j["precision"] = precisionName(s.precision);
     j["tokens"] = tokensJson(s.tokens);
     if (s.model.checkpoint) {
-        j["checkpoint"] = checkpointJson(*s.model.checkpoint, dir);
+        j["checkpoint"] = checkpointJson(s.model, dir);
     } else {
         j["positional"] = positionalJson(s.model.positional, dir);
         json layers = json::array();

@@ -104,6 +104,10 @@ Model<T>::Model(const ModelSpec& spec, int d, BackendChoice backend)
         if ((layer.residual || layer.mlp || layer.mlpNorm) && out != width)
             throw InputError(path + ".residual", "needs output width " + std::to_string(width) +
                                                      ", the layer outputs " + std::to_string(out));
+        if (layer.parallelResidual && layer.normPlacement == LayerSpec::NormPlacement::Post)
+            throw InputError(path + ".parallel_residual",
+                             "both sublayers read the layer's input, so the norms sit before them: "
+                             "use \"norm\": \"pre\"");
         if (layer.mlpNorm) w.mlpNorm.emplace(*layer.mlpNorm, width, path + ".mlp_norm");
         if (layer.mlp) w.mlp.emplace(*layer.mlp, width, path + ".mlp");
         if (layer.mixer.kind == MixerSpec::Kind::Ssm && !layer.mask.isAll())

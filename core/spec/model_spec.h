@@ -49,18 +49,20 @@ struct LayerSpec {
 
 /// A model imported from a checkpoint (core/io/hf_import.h): the directory, the layers kept,
 /// its token embedding and, when it has a tokenizer.json, its tokenizer. Two refer to the same
-/// model when directory and layers agree.
+/// checkpoint when directory and layers agree (the models' layers tell their masks apart).
 struct CheckpointRef {
     std::string directory;                        // absolute; a file stores it relative to itself
     int firstLayer = 0, endLayer = 0;             // layers [first, end) of the checkpoint
     std::string architecture;                     // "gpt2", "llama", ...
     MatrixSpec embedding;                         // vocabulary x d
     std::shared_ptr<const TextEncoder> tokenizer; // null: token ids only
-    std::optional<MaskSpec> mask;                 // replaces every layer's own mask when set
+    std::string tokenizerProblem; // why DIR/tokenizer.json is not used, when it is not
+    /// The layers as imported (their own masks), to tell what a file can keep of later edits (a
+    /// mask shared by every layer).
+    std::vector<LayerSpec> importedLayers;
 
     bool operator==(const CheckpointRef& o) const {
-        return directory == o.directory && firstLayer == o.firstLayer && endLayer == o.endLayer &&
-               mask == o.mask;
+        return directory == o.directory && firstLayer == o.firstLayer && endLayer == o.endLayer;
     }
 };
 

@@ -115,6 +115,21 @@ private slots:
         const Scenario loaded = loadScenarioFile(file);
         QVERIFY(loaded == s);
         QVERIFY(forwardOf<double>(loaded).output == forwardOf<double>(s).output);
+        // A mask given to every layer is kept as the checkpoint's mask override...
+        Scenario masked = s;
+        masked.model.layers[0].mask = MaskSpec::causalWindow(1);
+        saveScenarioFile(masked, file);
+        QCOMPARE(readJson(file)["checkpoint"]["mask"]["kind"].get<std::string>(),
+                 std::string("causal_window"));
+        QVERIFY(loadScenarioFile(file) == masked);
+        // ...other edits cannot be kept by a reference to the checkpoint: saving refuses them
+        // and leaves the file as it was.
+        Scenario edited = s;
+        edited.model.layers[0].heads = 2;
+        const QString message = inputErrorOf([&] { saveScenarioFile(edited, file); });
+        QVERIFY2(message.contains("layers[0]") && message.contains("reference to its checkpoint"),
+                 qPrintable(message));
+        QVERIFY(loadScenarioFile(file) == masked);
     }
 
     void textGoesThroughTheTokenizer() {
