@@ -12,6 +12,12 @@ namespace attnlab {
 
 namespace {
 template <class T>
+[[noreturn]] void refuseExact(const std::string& what) {
+    throw InputError("precision exact: " + what + " needs a float precision");
+}
+} // namespace
+
+template <class T>
 Matrix<T> materializeAt(const MatrixSpec& spec, int rows, int cols, const std::string& path) {
     try {
         return spec.materialize<T>(rows, cols);
@@ -19,12 +25,6 @@ Matrix<T> materializeAt(const MatrixSpec& spec, int rows, int cols, const std::s
         throw InputError(path, e.what());
     }
 }
-
-template <class T>
-[[noreturn]] void refuseExact(const std::string& what) {
-    throw InputError("precision exact: " + what + " needs a float precision");
-}
-} // namespace
 
 template <class T>
 RowVector<T> materializeRow(const MatrixSpec& spec, int width, const std::string& path) {
@@ -115,6 +115,7 @@ Matrix<T> MlpWeights<T>::apply(const Matrix<T>& x, int parts) const {
 }
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
+    template Matrix<T> materializeAt<T>(const MatrixSpec&, int, int, const std::string&);          \
     template RowVector<T> materializeRow<T>(const MatrixSpec&, int, const std::string&);           \
     template Matrix<T> withBias<T>(Matrix<T>, const RowVector<T>&);                                \
     template T activate<T>(MlpSpec::Activation, const T&);                                         \

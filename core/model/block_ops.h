@@ -12,6 +12,10 @@ namespace attnlab {
 template <class T>
 using RowVector = Eigen::Matrix<T, 1, Eigen::Dynamic>;
 
+/// The rows x cols matrix of `spec`; a shape error names `path` (e.g. `layers[1].wq`).
+template <class T>
+Matrix<T> materializeAt(const MatrixSpec& spec, int rows, int cols, const std::string& path);
+
 /// A 1 x width row (a bias or a norm's weight) from its spec; throws InputError naming `path`
 /// when the spec is not 1 x width.
 template <class T>

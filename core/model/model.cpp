@@ -12,15 +12,6 @@ std::string layerPath(std::size_t i) {
     return "layers[" + std::to_string(i) + "]";
 }
 
-template <class T>
-Matrix<T> materializeAt(const MatrixSpec& spec, int rows, int cols, const std::string& path) {
-    try {
-        return spec.materialize<T>(rows, cols);
-    } catch (const InputError& e) {
-        throw InputError(path, e.what());
-    }
-}
-
 // Width of a projection: given values fix it, identity and random keep the input width.
 int projectionWidth(const MatrixSpec& spec, int d) {
     return spec.fixedCols() >= 0 ? spec.fixedCols() : d;
