@@ -1,13 +1,14 @@
 // attnlab-model-bench: what opening a Hugging Face checkpoint costs, in one run (never a test
 // verdict). For a checkpoint directory and a token count it times, on the wall clock: importing
 // (config, index, tensor headers), building the model (every layer's weights read from the
-// mapped file and converted), the first views (compareSides: all layers' and heads' maps, as
-// the explorer draws them) and a forward pass with every map kept; then the process's peak
-// resident memory against the checkpoint's size. Prints JSON.
+// mapped file and converted), the first views (compareSides, the first head's maps on the three
+// sides and every head's thumbnail, as the explorer first draws them) and a forward pass with every
+// map kept; then the process's peak resident memory against the checkpoint's size. Prints JSON.
 //
 //   attnlab-model-bench DIR [--n 256] [--precision float32|float64]
 #include "core/base/precision_dispatch.h"
 #include "core/base/process_tuning.h"
+#include "core/explore/head_overview.h"
 #include "core/explore/side_by_side.h"
 #include "core/io/hf_import.h"
 #include "core/model/model.h"
@@ -56,10 +57,8 @@ double checkpointMiB(const std::filesystem::path& dir) {
         if (entry.path().extension() == ".safetensors") bytes += entry.file_size();
     return double(bytes) / (1024.0 * 1024.0);
 }
-} // namespace
 
-int main(int argc, char** argv) {
-    keepFreedMemoryForReuse(); // as the explorer does
+int run(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: attnlab-model-bench DIR [--n N] [--precision P]\n");
         return 2;
@@ -78,7 +77,12 @@ int main(int argc, char** argv) {
     Scenario s;
     const double open = millisecondsOf([&] { s = importScenario(request); });
     SideBySide views;
-    const double firstViews = millisecondsOf([&] { views = compareSides(s, Transform{}); });
+    const double firstViews = millisecondsOf([&] {
+        views = compareSides(s, Transform{});
+        for (Side side : {Side::Original, Side::Transformed, Side::Difference})
+            (void)views.head(side, 0, 0); // the maps the explorer opens on
+        (void)headOverview(views, Side::Original);
+    });
     const double afterViews = residentMiB();
     double build = 0, forward = 0, withModel = 0;
     withScalar(s.precision, [&]<class T>() {
@@ -96,4 +100,15 @@ int main(int argc, char** argv) {
                 checkpointMiB(request.directory), s.model.layers.size(), n, precision.c_str(), open,
                 firstViews, build, forward, afterViews, withModel, peakResidentMiB());
     return 0;
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    keepFreedMemoryForReuse(); // as the explorer does
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "attnlab-model-bench: %s\n", e.what());
+        return 1;
+    }
 }

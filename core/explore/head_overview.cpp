@@ -5,13 +5,13 @@
 
 namespace attnlab {
 
-HeadOverview headOverview(const SideView& side, int cells) {
+HeadOverview headOverview(const SideBySide& sides, Side side, int cells) {
     HeadOverview overview;
     overview.cells = cells;
-    for (const LayerView& layer : side.layers) {
+    for (std::size_t l = 0; l < sides.layerCount(); ++l) {
         std::vector<Eigen::MatrixXd>& heads = overview.weights.emplace_back();
-        for (const HeadView& head : layer.heads)
-            heads.push_back(displayCells(head.weights.values, cells, cells));
+        for (int h = 0; h < sides.headCount(l); ++h)
+            heads.push_back(displayCells(sides.maps->weights(side, l, h).values, cells, cells));
     }
     return overview;
 }

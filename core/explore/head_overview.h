@@ -18,7 +18,7 @@ struct HeadOverview {
 /// Side length of a thumbnail, in cells.
 inline constexpr int kOverviewCells = 48;
 
-/// The weights of every layer and head of `side`, pooled to at most cells x cells.
-HeadOverview headOverview(const SideView& side, int cells = kOverviewCells);
+/// The weights of every layer and head of one side, pooled to at most cells x cells.
+HeadOverview headOverview(const SideBySide& sides, Side side, int cells = kOverviewCells);
 
 } // namespace attnlab

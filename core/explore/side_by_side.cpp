@@ -62,19 +62,15 @@ namespace {
 template <class T>
 SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
     SideView side{view(trace.input), {}, view(trace.output), std::move(labels)};
-    for (const LayerTrace<T>& layer : trace.layers) {
-        LayerView lv{{}, view(layer.output)};
-        for (const HeadTrace<T>& head : layer.heads)
-            lv.heads.push_back({view(head.scores), view(head.weights)});
-        side.layers.push_back(std::move(lv));
-    }
+    for (const LayerTrace<T>& layer : trace.layers)
+        side.layers.push_back({view(layer.output)});
     return side;
 }
 
 /// How the original side is carried over to compare with the transformed one: P_σ on rows and
 /// P_σ·A·P_σᵀ on maps for a permutation, unchanged for a shift or a perturbation.
 struct Carry {
-    const Permutation* sigma = nullptr;
+    std::optional<Permutation> sigma;
     template <class T>
     Matrix<T> rows(const Matrix<T>& m) const {
         return sigma ? sigma->applyRows(m) : m;
@@ -100,17 +96,53 @@ SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, c
                   {},
                   view<T>(transformed.output - c.rows(original.output)),
                   c.labels(labels)};
-    for (std::size_t l = 0; l < original.layers.size(); ++l) {
-        const LayerTrace<T>& a = original.layers[l];
-        const LayerTrace<T>& b = transformed.layers[l];
-        LayerView lv{{}, view<T>(b.output - c.rows(a.output))};
-        for (std::size_t h = 0; h < a.heads.size(); ++h)
-            lv.heads.push_back({view<T>(b.heads[h].scores - c.map(a.heads[h].scores)),
-                                view<T>(b.heads[h].weights - c.map(a.heads[h].weights))});
-        side.layers.push_back(std::move(lv));
-    }
+    for (std::size_t l = 0; l < original.layers.size(); ++l)
+        side.layers.push_back(
+            {view<T>(transformed.layers[l].output - c.rows(original.layers[l].output))});
     return side;
 }
+
+/// The per-head maps of an original and a transformed trace (the same trace when the
+/// transformation changes nothing), the difference made per head as it is drawn.
+template <class T>
+class TraceMaps final : public HeadMaps {
+public:
+    TraceMaps(std::shared_ptr<const Trace<T>> original, std::shared_ptr<const Trace<T>> transformed,
+              Carry carry)
+        : original_(std::move(original)), transformed_(std::move(transformed)),
+          carry_(std::move(carry)) {}
+
+    std::size_t layerCount() const override { return original_->layers.size(); }
+    int headCount(std::size_t layer) const override {
+        return int(original_->layers.at(layer).heads.size());
+    }
+    HeadView head(Side side, std::size_t layer, int h) const override {
+        return {map(side, layer, h, &HeadTrace<T>::scores),
+                map(side, layer, h, &HeadTrace<T>::weights)};
+    }
+    ViewMatrix weights(Side side, std::size_t layer, int h) const override {
+        return map(side, layer, h, &HeadTrace<T>::weights);
+    }
+
+private:
+    ViewMatrix map(Side side, std::size_t layer, int h, Matrix<T> HeadTrace<T>::*which) const {
+        const auto of = [&](const Trace<T>& t) -> const Matrix<T>& {
+            return t.layers.at(layer).heads.at(std::size_t(h)).*which;
+        };
+        switch (side) {
+        case Side::Original:
+            return view<T>(of(*original_));
+        case Side::Transformed:
+            return view<T>(of(*transformed_));
+        case Side::Difference:
+            break;
+        }
+        return view<T>(of(*transformed_) - carry_.map(of(*original_)));
+    }
+
+    std::shared_ptr<const Trace<T>> original_, transformed_;
+    Carry carry_;
+};
 
 template <class T>
 std::string largestText(const Matrix<T>& diff) {
@@ -142,24 +174,27 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     checkMapMemory(s, 2);
     const Model<T> model(s.model, s.d(), s.backend);
     const Matrix<T> x = s.tokens.materialize<T>();
-    const Trace<T> original = model.forward(x);
+    const auto original = std::make_shared<const Trace<T>>(model.forward(x));
     const Permutation sigma = s.permutation.resolve(s.n());
 
     SideBySide out;
     out.precision = s.precision;
-    std::optional<Trace<T>> transformed;
+    std::shared_ptr<const Trace<T>> transformed;
+    const auto forward = [&](auto&&... args) {
+        return std::make_shared<const Trace<T>>(model.forward(args...));
+    };
     Carry carry;
     switch (t.kind) {
     case Transform::Kind::Permutation:
         // The identity σ (no permutation set yet) transforms nothing: one forward serves both.
-        transformed = sigma.isIdentity() ? original : model.forward(sigma.applyRows(x));
-        carry.sigma = &sigma;
+        transformed = sigma.isIdentity() ? original : forward(sigma.applyRows(x));
+        carry.sigma = sigma;
         out.transformedLabel = "f(P X)";
         out.transformText = "σ = " + sigma.cycles();
         out.differenceLabel = "f(P X) − P f(X)";
         break;
     case Transform::Kind::Shift:
-        transformed = model.forward(x, Maps::Keep, t.shift);
+        transformed = forward(x, Maps::Keep, t.shift);
         out.transformedLabel = "f(X), positions + " + std::to_string(t.shift);
         out.differenceLabel = "shifted − unshifted";
         out.transformText = t.describe();
@@ -167,25 +202,26 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     case Transform::Kind::Perturbation: {
         Matrix<T> xp = x;
         xp(t.token, t.feature) += ScalarOps<T>::fromRational(t.delta);
-        transformed = model.forward(xp);
+        transformed = forward(xp);
         out.transformedLabel = "f(X'), " + t.describe();
         out.differenceLabel = "f(X') − f(X)";
         out.transformText = t.describe();
         break;
     }
     }
-    out.original = sideView(original, s.tokens.labels);
+    out.original = sideView(*original, s.tokens.labels);
     out.transformed = sideView(*transformed, carry.labels(s.tokens.labels));
-    out.difference = differenceView(original, *transformed, carry, s.tokens.labels);
-    out.largestDifference = largestText<T>(transformed->output - carry.rows(original.output));
+    out.difference = differenceView(*original, *transformed, carry, s.tokens.labels);
+    out.largestDifference = largestText<T>(transformed->output - carry.rows(original->output));
     for (const LayerSpec& layer : s.model.layers) {
         BoolMatrix mask = buildMask(layer.mask, s.n());
         out.maskedRows.push_back(allMaskedRows(mask));
         out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
     }
-    out.warnings = original.warnings;
-    out.warnings.insert(out.warnings.end(), original.notices.begin(), original.notices.end());
-    out.backend = traceBackendJson(original, s.backend);
+    out.warnings = original->warnings;
+    out.warnings.insert(out.warnings.end(), original->notices.begin(), original->notices.end());
+    out.backend = traceBackendJson(*original, s.backend);
+    out.maps = std::make_shared<const TraceMaps<T>>(original, transformed, std::move(carry));
     if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
     return out;
 }

@@ -1,14 +1,16 @@
 // The explorer's picture of a scenario: the original input's maps and outputs, the same for the
 // transformed input, and the difference f(T x) - T f(x), per layer and head. Values are converted
 // to double for drawing, with each entry's exact text kept in exact mode; maps larger than the
-// display limit are max-|value| pooled so peaks stay visible. Computed here so that the GUI holds
-// no mathematics.
+// display limit are max-|value| pooled so peaks stay visible. The per-head maps stay in the
+// precision they were computed in until a head is drawn (a 12-layer, 12-head model at n = 256
+// would otherwise hold 864 maps as doubles). Computed here so that the GUI holds no mathematics.
 #pragma once
 
 #include "core/model/scenario.h"
 #include "core/spec/transform.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,7 +39,6 @@ struct HeadView {
 };
 
 struct LayerView {
-    std::vector<HeadView> heads;
     ViewMatrix output;
 };
 
@@ -50,9 +51,25 @@ struct SideView {
     std::vector<std::string> labels;
 };
 
+enum class Side { Original, Transformed, Difference };
+
+/// The scores and weights of every layer and head of both sides, kept as computed; a head's
+/// views (the difference's too) are made when asked for. Immutable, so any thread may read it.
+class HeadMaps {
+public:
+    virtual ~HeadMaps() = default;
+    virtual std::size_t layerCount() const = 0;
+    virtual int headCount(std::size_t layer) const = 0;
+    /// Head `head` of layer `layer` on `side`, ready to draw.
+    virtual HeadView head(Side side, std::size_t layer, int head) const = 0;
+    /// Only its weights (the overview's thumbnails).
+    virtual ViewMatrix weights(Side side, std::size_t layer, int head) const = 0;
+};
+
 struct SideBySide {
     Precision precision = Precision::Float64;
     SideView original, transformed, difference;
+    std::shared_ptr<const HeadMaps> maps;     // the per-head maps of all three sides
     std::vector<BoolMatrix> masks;            // per layer, n x n (empty when n is above the limit)
     std::vector<std::vector<int>> maskedRows; // per layer: rows with no allowed key
     std::string transformedLabel;             // "f(P X)", "f(X) at positions + 3", ...
@@ -61,6 +78,13 @@ struct SideBySide {
     std::string largestDifference;            // largest |entry| of the output difference, as text
     std::vector<std::string> warnings;
     nlohmann::json backend; // where the original side ran (run_report.h's backendJson shape)
+
+    const SideView& side(Side s) const {
+        return s == Side::Original ? original : s == Side::Transformed ? transformed : difference;
+    }
+    std::size_t layerCount() const { return maps ? maps->layerCount() : 0; }
+    int headCount(std::size_t layer) const { return maps ? maps->headCount(layer) : 0; }
+    HeadView head(Side s, std::size_t layer, int h) const { return maps->head(s, layer, h); }
 };
 
 /// Largest side of a drawn matrix; bigger ones are pooled.

@@ -59,26 +59,30 @@ Matrix<T> NormWeights<T>::apply(const Matrix<T>& x) const {
 }
 
 template <class T>
-T activate(MlpSpec::Activation activation, const T& x) {
+Matrix<T> activate(MlpSpec::Activation activation, Matrix<T> x) {
     using A = MlpSpec::Activation;
-    if (activation == A::Relu) return relu(x);
+    if (activation == A::Relu) return x.unaryExpr([](const T& e) { return relu(e); });
     if constexpr (ScalarOps<T>::exact) {
         refuseExact<T>("activation " +
                        std::string(nameOf<MlpSpec::Activation>(kActivationNames, activation)));
     } else {
+        // Whole-array expressions, so that Eigen's vectorised tanh and exp serve every entry.
         const T half(0.5), one(1);
+        auto a = x.array();
         switch (activation) {
         case A::Gelu:
-            return half * x * (one + std::erf(x / std::sqrt(T(2))));
+            a = half * a * (one + a.unaryExpr([](T e) { return std::erf(e / std::sqrt(T(2))); }));
+            break;
         case A::GeluTanh:
-            return half * x *
-                   (one + std::tanh(std::sqrt(T(2 / M_PI)) * (x + T(0.044715) * x * x * x)));
+            a = half * a * (one + (T(std::sqrt(2 / M_PI)) * (a + T(0.044715) * a.cube())).tanh());
+            break;
         case A::Silu:
-            return x / (one + std::exp(-x));
+            a = a / (one + (-a).exp());
+            break;
         case A::Relu:
             break;
         }
-        return relu(x);
+        return x;
     }
 }
 
@@ -103,14 +107,12 @@ MlpWeights<T>::MlpWeights(const MlpSpec& spec, int d, const std::string& path)
 
 template <class T>
 Matrix<T> MlpWeights<T>::apply(const Matrix<T>& x, int parts) const {
-    const auto act = [this](const T& e) { return activate(activation, e); };
     Matrix<T> hidden = withBias<T>(columnParallel(x, up, parts), upBias);
     if (gate)
-        hidden = withBias<T>(columnParallel(x, *gate, parts), gateBias)
-                     .unaryExpr(act)
+        hidden = activate<T>(activation, withBias<T>(columnParallel(x, *gate, parts), gateBias))
                      .cwiseProduct(hidden);
     else
-        hidden = hidden.unaryExpr(act);
+        hidden = activate<T>(activation, std::move(hidden));
     return withBias<T>(rowParallel(hidden, down, parts), downBias);
 }
 
@@ -118,7 +120,7 @@ Matrix<T> MlpWeights<T>::apply(const Matrix<T>& x, int parts) const {
     template Matrix<T> materializeAt<T>(const MatrixSpec&, int, int, const std::string&);          \
     template RowVector<T> materializeRow<T>(const MatrixSpec&, int, const std::string&);           \
     template Matrix<T> withBias<T>(Matrix<T>, const RowVector<T>&);                                \
-    template T activate<T>(MlpSpec::Activation, const T&);                                         \
+    template Matrix<T> activate<T>(MlpSpec::Activation, Matrix<T>);                                \
     template struct NormWeights<T>;                                                                \
     template struct MlpWeights<T>;
 ATTNLAB_INSTANTIATE(float)

@@ -52,8 +52,8 @@ struct MlpWeights {
     Matrix<T> apply(const Matrix<T>& x, int parts = 1) const;
 };
 
-/// The activation applied to one value (float modes; exact mode has only relu).
+/// The activation applied to every entry of x (float modes; exact mode has only relu).
 template <class T>
-T activate(MlpSpec::Activation activation, const T& x);
+Matrix<T> activate(MlpSpec::Activation activation, Matrix<T> x);
 
 } // namespace attnlab

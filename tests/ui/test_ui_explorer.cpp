@@ -259,7 +259,7 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(waitForIdle(w));
-        QCOMPARE(w.views()->current()->original.layers[0].heads[0].weights.values(0, 1) > 0, true);
+        QCOMPARE(w.views()->current()->head(Side::Original, 0, 0).weights.values(0, 1) > 0, true);
         w.findChild<QTabWidget*>()->setCurrentIndex(2); // "Mask"
         auto* paint = w.modelEditor()->maskEditor()->findChild<MaskPaintView*>();
         QVERIFY(paint);
@@ -268,7 +268,7 @@ private slots:
         QCOMPARE(w.document()->scenario().model.layers[0].mask.kind, MaskSpec::Kind::Custom);
         QVERIFY(!w.document()->scenario().model.layers[0].mask.cells(0, 1));
         QVERIFY(waitForIdle(w));
-        const ViewMatrix& a = w.views()->current()->original.layers[0].heads[0].weights;
+        const ViewMatrix a = w.views()->current()->head(Side::Original, 0, 0).weights;
         QCOMPARE(a.values(0, 1), 0.0);
         QCOMPARE(a.exactText[1], std::string("0"));
         QCOMPARE(a.values(0, 0), 1.0); // row 0 now attends to token 0 only

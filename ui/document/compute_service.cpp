@@ -73,7 +73,7 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
         auto views =
             std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
         post(generation, [this, views] { emit viewsReady(views); });
-        auto overview = std::make_shared<const HeadOverview>(headOverview(views->original));
+        auto overview = std::make_shared<const HeadOverview>(headOverview(*views, Side::Original));
         post(generation, [this, overview] { emit overviewReady(overview); });
     } catch (const std::exception& e) {
         const QString message = QString::fromStdString(e.what());

@@ -150,7 +150,7 @@ void ViewsPanel::redraw() {
     if (!sides_) return;
     const attnlab::SideBySide& s = *sides_;
     const std::size_t l = std::size_t(layer());
-    const int heads = int(s.original.layers[l].heads.size());
+    const int heads = s.headCount(l);
     {
         const QSignalBlocker blockHead(head_);
         const int keep = std::min(head(), heads - 1);
@@ -165,17 +165,20 @@ void ViewsPanel::redraw() {
     overview_->setCurrent(int(l), int(h));
     const QString columnTitles[] = {"f(X)", QString::fromStdString(s.transformedLabel),
                                     QString::fromStdString(s.differenceLabel)};
-    const attnlab::SideView* sides[] = {&s.original, &s.transformed, &s.difference};
-    const bool last = l + 1 == s.original.layers.size();
+    const attnlab::Side sides[] = {attnlab::Side::Original, attnlab::Side::Transformed,
+                                   attnlab::Side::Difference};
+    const bool last = l + 1 == s.layerCount();
     for (int c = 0; c < ColumnCount; ++c) {
-        const attnlab::LayerView& lv = sides[c]->layers[l];
+        const attnlab::SideView& side = s.side(sides[c]);
+        const attnlab::LayerView& lv = side.layers[l];
+        const attnlab::HeadView maps = s.head(sides[c], l, int(h));
         views_[Scores][c]->setTitle("S  " + columnTitles[c]);
-        views_[Scores][c]->setMatrix(lv.heads[h].scores);
+        views_[Scores][c]->setMatrix(maps.scores);
         views_[Weights][c]->setTitle("A  " + columnTitles[c]);
-        views_[Weights][c]->setMatrix(lv.heads[h].weights);
+        views_[Weights][c]->setMatrix(maps.weights);
         views_[Output][c]->setTitle((last ? "output  " : "layer output  ") + columnTitles[c]);
         views_[Output][c]->setMatrix(lv.output);
-        const std::vector<std::string>& labels = sides[c]->labels;
+        const std::vector<std::string>& labels = side.labels;
         views_[Scores][c]->setAxisLabels(labels, labels);
         views_[Weights][c]->setAxisLabels(labels, labels);
         views_[Output][c]->setAxisLabels(labels, {});
@@ -197,7 +200,7 @@ void ViewsPanel::redraw() {
     warnings_->setVisible(!warnings.isEmpty());
 
     // Witness outlines for this layer and head.
-    const int layerCount = int(s.original.layers.size());
+    const int layerCount = int(s.layerCount());
     for (int r = 0; r < RowCount; ++r) {
         QList<QPoint> cells;
         for (const WitnessCell& w : witness_) {
@@ -227,7 +230,7 @@ void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells) {
             tabs_->setCurrentIndex(1);
         } else {
             tabs_->setCurrentIndex(0);
-            const int layers = int(sides_->original.layers.size());
+            const int layers = int(sides_->layerCount());
             const QSignalBlocker block(layer_);
             layer_->setCurrentIndex(w.layer < 0 ? layers - 1 : w.layer);
             if (w.head >= 0) {
