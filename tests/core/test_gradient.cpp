@@ -7,12 +7,14 @@
 #include "core/base/random.h"
 #include "core/checks/properties/gradient_check.h"
 #include "core/model/backward.h"
+#include "test_support.h"
 
 #include <QtTest>
 
 #include <cmath>
 
 using namespace attnlab;
+using attnlab::test::modelOf;
 
 Q_DECLARE_METATYPE(attnlab::ModelSpec)
 Q_DECLARE_METATYPE(attnlab::Scenario)
@@ -134,34 +136,34 @@ void TestGradient::vjpMatchesFiniteDifferences_data() {
     QTest::addColumn<ModelSpec>("spec");
     using K = MixerSpec::Kind;
     using P = PositionalSpec::Kind;
-    ModelSpec softmax{positional(P::Rope),
-                      {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
-                       layer(K::Softmax, MaskSpec::all(), 2, 20, false)}};
+    ModelSpec softmax =
+        modelOf(positional(P::Rope), {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
+                                      layer(K::Softmax, MaskSpec::all(), 2, 20, false)});
     softmax.layers[0].mixer.scale = Rational(3, 4);
     QTest::newRow("softmax causal, rope, 2 heads, ffn, wo, residual") << softmax;
     QTest::newRow("softmax_like, alibi")
-        << ModelSpec{positional(P::Alibi), {layer(K::SoftmaxLike, MaskSpec::all(), 2, 30, true)}};
+        << modelOf(positional(P::Alibi), {layer(K::SoftmaxLike, MaskSpec::all(), 2, 30, true)});
     QTest::newRow("softmax_like causal, rope")
-        << ModelSpec{positional(P::Rope), {layer(K::SoftmaxLike, MaskSpec::causal(), 2, 35, true)}};
+        << modelOf(positional(P::Rope), {layer(K::SoftmaxLike, MaskSpec::causal(), 2, 35, true)});
     QTest::newRow("raw window(1), rope")
-        << ModelSpec{positional(P::Rope), {layer(K::Raw, MaskSpec::window(1), 2, 40, true)}};
+        << modelOf(positional(P::Rope), {layer(K::Raw, MaskSpec::window(1), 2, 40, true)});
     QTest::newRow("softmax window(1), alibi")
-        << ModelSpec{positional(P::Alibi), {layer(K::Softmax, MaskSpec::window(1), 2, 45, true)}};
+        << modelOf(positional(P::Alibi), {layer(K::Softmax, MaskSpec::window(1), 2, 45, true)});
     LayerSpec causalSsm = layer(K::Softmax, MaskSpec::all(), 2, 50, true);
     causalSsm.mixer = ssmMixer(Rational(1, 2), false);
-    QTest::newRow("ssm causal a=1/2, rope") << ModelSpec{positional(P::Rope), {causalSsm}};
+    QTest::newRow("ssm causal a=1/2, rope") << modelOf(positional(P::Rope), {causalSsm});
     LayerSpec bidiSsm = layer(K::Softmax, MaskSpec::all(), 2, 60, true);
     bidiSsm.mixer = ssmMixer(Rational(1, 2), true);
-    QTest::newRow("ssm bidirectional a=1/2, alibi, then softmax") << ModelSpec{
-        positional(P::Alibi), {bidiSsm, layer(K::Softmax, MaskSpec::all(), 2, 70, false)}};
+    QTest::newRow("ssm bidirectional a=1/2, alibi, then softmax") << modelOf(
+        positional(P::Alibi), {bidiSsm, layer(K::Softmax, MaskSpec::all(), 2, 70, false)});
     BoolMatrix holes = BoolMatrix::Constant(5, 5, true);
     holes.row(0).setConstant(false); // an all-masked row: zero output, zero gradient
     holes(2, 3) = holes(4, 1) = false;
     for (auto kind : {K::Softmax, K::SoftmaxLike, K::Raw})
         QTest::newRow(("custom mask with an all-masked row, " + mixerKindName(kind)).c_str())
-            << ModelSpec{positional(P::Rope), {layer(kind, MaskSpec::custom(holes), 2, 90, true)}};
+            << modelOf(positional(P::Rope), {layer(kind, MaskSpec::custom(holes), 2, 90, true)});
     QTest::newRow("raw, learned positions")
-        << ModelSpec{positional(P::Learned), {layer(K::Raw, MaskSpec::causal(), 1, 80, true)}};
+        << modelOf(positional(P::Learned), {layer(K::Raw, MaskSpec::causal(), 1, 80, true)});
 }
 
 void TestGradient::vjpMatchesFiniteDifferences() {
@@ -197,17 +199,16 @@ void TestGradient::exactJvpIdentity_data() {
     using K = MixerSpec::Kind;
     using P = PositionalSpec::Kind;
     QTest::newRow("softmax_like causal, alibi, ffn, wo, residual")
-        << ModelSpec{positional(P::Alibi),
-                     {layer(K::SoftmaxLike, MaskSpec::causal(), 2, 1, true),
-                      layer(K::SoftmaxLike, MaskSpec::all(), 2, 2, false)}};
+        << modelOf(positional(P::Alibi), {layer(K::SoftmaxLike, MaskSpec::causal(), 2, 1, true),
+                                          layer(K::SoftmaxLike, MaskSpec::all(), 2, 2, false)});
     QTest::newRow("raw window(1)")
-        << ModelSpec{positional(P::Alibi), {layer(K::Raw, MaskSpec::window(1), 2, 3, true)}};
+        << modelOf(positional(P::Alibi), {layer(K::Raw, MaskSpec::window(1), 2, 3, true)});
     LayerSpec causalSsm = layer(K::Raw, MaskSpec::all(), 2, 4, true);
     causalSsm.mixer = ssmMixer(Rational(1, 2), false);
     LayerSpec bidiSsm = layer(K::Raw, MaskSpec::all(), 2, 5, false);
     bidiSsm.mixer = ssmMixer(Rational(2, 3), true);
     QTest::newRow("ssm causal then bidirectional")
-        << ModelSpec{positional(P::Learned), {causalSsm, bidiSsm}};
+        << modelOf(positional(P::Learned), {causalSsm, bidiSsm});
 }
 
 void TestGradient::exactJvpIdentity() {
@@ -259,9 +260,9 @@ void TestGradient::batchedPassesEqualOneAtATime() {
     // Each sample's pass in a batch is the same arithmetic as alone (whether the batch spreads
     // over threads or not), so the results must be bit-for-bit those of one call per sample.
     using K = MixerSpec::Kind;
-    const ModelSpec spec{positional(PositionalSpec::Kind::Rope),
-                         {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
-                          layer(K::SoftmaxLike, MaskSpec::window(9), 2, 20, false)}};
+    const ModelSpec spec = modelOf(positional(PositionalSpec::Kind::Rope),
+                                   {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
+                                    layer(K::SoftmaxLike, MaskSpec::window(9), 2, 20, false)});
     const int n = 320, d = 8;
     const Model<double> model(spec, d);
     SplitMix64 rng(5);
@@ -287,8 +288,8 @@ void TestGradient::maskAllEqualsAllOnesMask() {
     for (auto kind :
          {MixerSpec::Kind::Softmax, MixerSpec::Kind::SoftmaxLike, MixerSpec::Kind::Raw}) {
         const int n = 5, d = 4;
-        ModelSpec all{positional(PositionalSpec::Kind::Rope),
-                      {layer(kind, MaskSpec::all(), 2, 9, true)}};
+        ModelSpec all = modelOf(positional(PositionalSpec::Kind::Rope),
+                                {layer(kind, MaskSpec::all(), 2, 9, true)});
         ModelSpec ones = all;
         ones.layers[0].mask = MaskSpec::custom(BoolMatrix::Constant(n, n, true));
         SplitMix64 rng(2);
@@ -301,7 +302,8 @@ void TestGradient::maskAllEqualsAllOnesMask() {
 }
 
 void TestGradient::tiledAndChunkedForwardsHaveTheSameGradient() {
-    ModelSpec plain{{}, {layer(MixerSpec::Kind::Softmax, MaskSpec::causal(), 1, 7, true)}};
+    ModelSpec plain =
+        modelOf({}, {layer(MixerSpec::Kind::Softmax, MaskSpec::causal(), 1, 7, true)});
     ModelSpec tiled = plain;
     tiled.layers[0].mixer.tile = 2;
     SplitMix64 rng(4);
@@ -321,16 +323,16 @@ void TestGradient::checkHolds_data() {
     QTest::addColumn<Scenario>("scenario");
     using K = MixerSpec::Kind;
     using P = PositionalSpec::Kind;
-    const ModelSpec rope{positional(P::Rope),
-                         {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
-                          layer(K::SoftmaxLike, MaskSpec::all(), 2, 20, true)}};
+    const ModelSpec rope =
+        modelOf(positional(P::Rope), {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
+                                      layer(K::SoftmaxLike, MaskSpec::all(), 2, 20, true)});
     QTest::newRow("float64") << scenarioOf(rope, Precision::Float64, 6, 4);
     QTest::newRow("float32") << scenarioOf(rope, Precision::Float32, 6, 4);
     QTest::newRow("float64, directions only (n·d > 512)")
         << scenarioOf(rope, Precision::Float64, 40, 16);
-    const ModelSpec exact{positional(P::Alibi),
-                          {layer(K::SoftmaxLike, MaskSpec::causal(), 2, 30, true),
-                           layer(K::Raw, MaskSpec::window(1), 2, 40, true)}};
+    const ModelSpec exact =
+        modelOf(positional(P::Alibi), {layer(K::SoftmaxLike, MaskSpec::causal(), 2, 30, true),
+                                       layer(K::Raw, MaskSpec::window(1), 2, 40, true)});
     QTest::newRow("exact") << scenarioOf(exact, Precision::Exact, 4, 2);
 }
 
@@ -354,8 +356,9 @@ void TestGradient::checkHolds() {
 }
 
 void TestGradient::checkFailsForWrongVjp() {
-    const ModelSpec spec{positional(PositionalSpec::Kind::Rope),
-                         {layer(MixerSpec::Kind::Softmax, MaskSpec::causal(), 2, 10, true)}};
+    const ModelSpec spec =
+        modelOf(positional(PositionalSpec::Kind::Rope),
+                {layer(MixerSpec::Kind::Softmax, MaskSpec::causal(), 2, 10, true)});
     const Scenario s = scenarioOf(spec, Precision::Float64, 5, 4);
     const auto scaled = makeGradientCheck(
         VjpOverride::everywhere([](const auto& model, const auto& x, const auto& delta) {
@@ -383,8 +386,8 @@ void TestGradient::checkFailsForWrongVjp() {
     QCOMPARE(r.witness->json()["vjp"].get<double>(), 0.0);
 
     // Exact mode: the forward-mode identity catches it, exactly.
-    const ModelSpec exactSpec{{},
-                              {layer(MixerSpec::Kind::SoftmaxLike, MaskSpec::all(), 1, 3, true)}};
+    const ModelSpec exactSpec =
+        modelOf({}, {layer(MixerSpec::Kind::SoftmaxLike, MaskSpec::all(), 1, 3, true)});
     r = runCheck(*scaled, scenarioOf(exactSpec, Precision::Exact, 3, 2));
     QCOMPARE(r.verdict, Verdict::Fails);
     QVERIFY(r.witness->json().contains("jvp_dot"));
@@ -420,7 +423,7 @@ void TestGradient::checkSkipsKinks() {
 }
 
 void TestGradient::checkRefusesBadParameters() {
-    const ModelSpec spec{{}, {layer(MixerSpec::Kind::Raw, MaskSpec::all(), 1, 1, false)}};
+    const ModelSpec spec = modelOf({}, {layer(MixerSpec::Kind::Raw, MaskSpec::all(), 1, 1, false)});
     const Scenario s = scenarioOf(spec, Precision::Float64, 3, 2);
     const auto check = makeGradientCheck();
     QVERIFY_THROWS_EXCEPTION(InputError, runCheck(*check, s, 0));

@@ -11,6 +11,7 @@
 #include <limits>
 
 using namespace attnlab;
+using attnlab::test::modelOf;
 
 namespace {
 
@@ -26,7 +27,7 @@ ModelSpec oneLayer(MixerSpec mixer, MaskSpec mask = MaskSpec::all()) {
     LayerSpec layer;
     layer.mixer = mixer;
     layer.mask = mask;
-    return {PositionalSpec{}, {layer}};
+    return modelOf(PositionalSpec{}, {layer});
 }
 
 MixerSpec mixer(MixerSpec::Kind kind, std::optional<Rational> scale = std::nullopt) {

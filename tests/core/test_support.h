@@ -4,11 +4,20 @@
 
 #include "core/base/error.h"
 #include "core/base/scalar.h"
+#include "core/spec/model_spec.h"
 
 #include <QString>
 #include <QStringList>
 
 namespace attnlab::test {
+
+/// A model of these positions and layers and nothing else (no norms, no checkpoint).
+inline ModelSpec modelOf(PositionalSpec positional, std::vector<LayerSpec> layers) {
+    ModelSpec model;
+    model.positional = std::move(positional);
+    model.layers = std::move(layers);
+    return model;
+}
 
 /// The message of the InputError `f` throws, or a null QString when it throws none.
 template <class F>

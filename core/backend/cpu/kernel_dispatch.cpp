@@ -2,6 +2,9 @@
 // forwarding to it.
 #include "core/backend/cpu/kernel_dispatch.h"
 
+#include "core/base/parallel.h"
+
+#include <algorithm>
 #include <cstdlib>
 
 namespace attnlab::kernels {
@@ -117,9 +120,25 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
     return cpuKernels().in<T>().pooledWeights(mixer, mask, head, maxRows, maxCols);
 }
 
+/// Columns of b per block of a product. The blocks are fixed by the shape alone, never by the
+/// thread count, so a product has the same bits on one thread or many.
+constexpr Eigen::Index kProductBlockCols = 128;
+
 template <class T>
 Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
-    return cpuKernels().in<T>().product(a, b);
+    const auto multiply = cpuKernels().in<T>().product;
+    const long blocks = long((b.cols() + kProductBlockCols - 1) / kProductBlockCols);
+    if (blocks <= 1) return multiply(a, b);
+    Matrix<T> out(a.rows(), b.cols());
+    parallelFor(
+        blocks,
+        [&](long block) {
+            const Eigen::Index first = block * kProductBlockCols;
+            const Eigen::Index width = std::min(kProductBlockCols, b.cols() - first);
+            out.middleCols(first, width) = multiply(a, b.middleCols(first, width));
+        },
+        double(a.rows()) * double(a.cols()) * double(b.cols()));
+    return out;
 }
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
