@@ -15,22 +15,12 @@ bool DecodeStep::operator==(const DecodeStep& o) const {
                      (*mask == *o.mask).all());
 }
 
-std::string alignmentName(CausalAlignment alignment) {
-    return alignment == CausalAlignment::BottomRight ? "bottom-right" : "top-left";
-}
-
-CausalAlignment parseAlignment(const std::string& name, const std::string& field) {
-    if (name == "bottom-right") return CausalAlignment::BottomRight;
-    if (name == "top-left") return CausalAlignment::TopLeft;
-    throw InputError(field, "\"" + name + "\" is not an alignment: bottom-right or top-left");
-}
-
 BoolMatrix alignedRows(const BoolMatrix& square, int queries, CausalAlignment alignment) {
     return alignment == CausalAlignment::BottomRight ? BoolMatrix(square.bottomRows(queries))
                                                      : BoolMatrix(square.topRows(queries));
 }
 
-void checkDecodeStep(const DecodeStep& step, int n) {
+void checkDecodeStep(const DecodeStep& step, const ModelSpec& spec, int n) {
     if (step.queries < 1 || step.queries > n)
         throw InputError("decode.queries", "decoding " + std::to_string(step.queries) +
                                                " queries needs 1 ≤ m ≤ n = " + std::to_string(n));
@@ -40,6 +30,11 @@ void checkDecodeStep(const DecodeStep& step, int n) {
                                             ", the decode step needs " +
                                             std::to_string(step.queries) + " x " +
                                             std::to_string(n) + " (m queries x n keys)");
+    for (std::size_t i = 0; i < spec.layers.size(); ++i)
+        if (spec.layers[i].mixer.kind == MixerSpec::Kind::Ssm)
+            throw InputError("layers[" + std::to_string(i) + "].mixer",
+                             "ssm keeps a state, not a KV cache: the decode step takes attention "
+                             "mixers only");
 }
 
 namespace {
@@ -120,7 +115,7 @@ template <class T>
 Trace<T> decode(const Model<T>& model, const Matrix<T>& tokens, const DecodeStep& step, Maps maps) {
     const ModelSpec& spec = model.spec();
     const int n = int(tokens.rows()), m = step.queries, c = n - m;
-    checkDecodeStep(step, n);
+    checkDecodeStep(step, spec, n);
     if (tokens.cols() != model.inputWidth())
         throw InputError("tokens", "have width " + std::to_string(tokens.cols()) +
                                        ", the model was built for " +
@@ -132,10 +127,6 @@ Trace<T> decode(const Model<T>& model, const Matrix<T>& tokens, const DecodeStep
     trace.input = x.bottomRows(m);
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
         const LayerSpec& layer = spec.layers[i];
-        if (layer.mixer.kind == MixerSpec::Kind::Ssm)
-            throw InputError(layerPath(i) + ".mixer",
-                             "ssm keeps a state, not a KV cache: the decode step takes attention "
-                             "mixers only");
         BoolMatrix square;
         try {
             square = buildMask(layer.mask, n);

@@ -22,24 +22,19 @@ struct DecodeStep {
     bool operator==(const DecodeStep& o) const;
 };
 
-/// "bottom-right" or "top-left".
-std::string alignmentName(CausalAlignment alignment);
-/// The alignment called `name` ("bottom-right", "top-left"); throws InputError naming `field`.
-CausalAlignment parseAlignment(const std::string& name, const std::string& field = "alignment");
-
 /// The m x n mask the decode's queries use in a layer whose square mask (n x n) is `square`:
 /// rows n − m..n − 1 of it (bottom-right) or rows 0..m − 1 (top-left).
 BoolMatrix alignedRows(const BoolMatrix& square, int queries, CausalAlignment alignment);
 
-/// Throws InputError, naming the field, when the step does not fit n tokens: m outside 1..n,
-/// an explicit mask that is not m x n.
-void checkDecodeStep(const DecodeStep& step, int n);
+/// Throws InputError, naming the field, when the step does not fit n tokens of a model: m
+/// outside 1..n, an explicit mask that is not m x n, an ssm layer (a state, not a KV cache).
+void checkDecodeStep(const DecodeStep& step, const ModelSpec& spec, int n);
 
 /// The decode step of `model` on `tokens` (n rows): a trace of the decode only, with m x n
 /// maps per layer and head (kept when `maps` says so) and m rows of input, layer outputs and
 /// output (the tokens n − m..n − 1). Heads run one by one on the model's backend (a device
 /// that takes only square heads leaves the rectangular ones to the CPU, with a notice). Throws
-/// InputError as checkDecodeStep does, and for an ssm layer (no KV-cache step here).
+/// InputError as checkDecodeStep does.
 template <class T>
 Trace<T> decode(const Model<T>& model, const Matrix<T>& tokens, const DecodeStep& step,
                 Maps maps = Maps::Keep);

@@ -176,10 +176,11 @@ void ViewsPanel::redraw() {
         views_[Output][c]->setTitle((last ? "output  " : "layer output  ") + columnTitles[c]);
         views_[Output][c]->setMatrix(lv.output);
         const std::vector<std::string>& labels = sides[c]->labels;
-        views_[Scores][c]->setAxisLabels(labels, labels);
-        views_[Weights][c]->setAxisLabels(labels, labels);
+        views_[Scores][c]->setAxisLabels(labels, sides[c]->columnLabels());
+        views_[Weights][c]->setAxisLabels(labels, sides[c]->columnLabels());
         views_[Output][c]->setAxisLabels(labels, {});
-        if (c != Difference && l < s.masks.size()) views_[Weights][c]->setMaskOverlay(s.masks[l]);
+        const std::vector<BoolMatrix>& masks = s.masksOf(c == Transformed);
+        if (c != Difference && l < masks.size()) views_[Weights][c]->setMaskOverlay(masks[l]);
     }
     const QString transform = QString::fromStdString(s.transformText);
     summary_->setText(
