@@ -191,9 +191,9 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         out.transformedMasks = decodeMasks(s, step, kViewLimit);
         const std::string m = std::to_string(step.queries),
                           c = std::to_string(s.n() - step.queries);
-        out.transformedLabel =
-            "decode: last " + m + (step.queries == 1 ? " query" : " queries") + ", KV cache of " +
-            c + " (" + (t.maskFile.empty() ? alignmentName(t.alignment) : "mask file") + ")";
+        out.transformedLabel = "decode: last " + m + " of " + std::to_string(s.n()) + " (" +
+                               (t.maskFile.empty() ? alignmentName(t.alignment) : "mask file") +
+                               ")";
         out.differenceLabel = "decode − rows " + c + ".." + std::to_string(s.n() - 1) + " of f(X)";
         out.transformText = t.describe(s.n());
         for (const std::string& w : transformed->warnings)
