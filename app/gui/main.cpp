@@ -10,11 +10,13 @@
 #include "ui/document/compute_service.h"
 #include "ui/document/model_import.h"
 #include "ui/document/scenario_document.h"
+#include "ui/editors/transform_editor.h"
 #include "ui/help/help_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -133,6 +135,11 @@ int main(int argc, char** argv) {
         attnlab::ui::ExplorerState next = window.document()->state();
         next.transform = *decode;
         window.document()->edit(next, "decode with a KV cache"); // refused: the banner says why
+        for (QWidget* w = window.transformEditor(); w; w = w->parentWidget()) // its tab, shown
+            if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
+                tabs->setCurrentWidget(window.transformEditor());
+                break;
+            }
     }
     window.show();
     QWidget* shown = &window;

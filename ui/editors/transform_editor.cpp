@@ -245,7 +245,7 @@ void TransformEditor::refresh() {
     selectEnum(alignment_, t.alignment);
     alignment_->setEnabled(t.maskFile.empty());
     maskFile_->setText(t.maskFile.empty()
-                           ? QString("aligned rows of each layer's mask")
+                           ? QString("aligned rows")
                            : QFileInfo(QString::fromStdString(t.maskFile)).fileName());
     summary_->setText(t.kind == Transform::Kind::Permutation
                           ? QString("σ = %1").arg(QString::fromStdString(sigma.cycles()))

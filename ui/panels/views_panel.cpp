@@ -209,8 +209,9 @@ void ViewsPanel::redraw() {
             if (mapMatches && wl == int(l) && (w.head < 0 || w.head == int(h)))
                 cells << QPoint(w.row, w.column);
         }
-        for (int c = 0; c < ColumnCount; ++c)
-            views_[r][c]->setHighlights(cells);
+        for (int c = 0; c < ColumnCount; ++c) // a decode step's rows are not the witness's
+            views_[r][c]->setHighlights(
+                c == Original || s.transformed.keyLabels.empty() ? cells : QList<QPoint>());
     }
     QList<QPoint> depCells;
     for (const WitnessCell& w : witness_)
