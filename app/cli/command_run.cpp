@@ -15,7 +15,9 @@ namespace attnlab::cli {
 
 std::string runUsage() {
     return "usage: attnlab-cli run SCENARIO [--backend auto|cpu|opencl|cuda] [--json] [--out "
-           "DIR]\n\n"
+           "DIR]\n"
+           "                        [--decode M [--alignment bottom-right|top-left] "
+           "[--decode-mask FILE.npy]]\n\n"
            "Computes the scenario (a .json file, or builtin:NAME) on its tokens and, when it sets "
            "a\n"
            "permutation, on the permuted tokens P X: per layer and head the scores and weights, "
@@ -25,7 +27,12 @@ std::string runUsage() {
            "               B:INDEX picks one device of B, as devices lists it (cuda:1);\n"
            "               a layer the backend cannot compute runs on the CPU, with a notice\n"
            "  --json       print the result as JSON (exact values as \"p/q\" strings)\n"
-           "  --out DIR    also write every matrix to DIR as float64 .npy and as a heatmap .png\n";
+           "  --out DIR    also write every matrix to DIR as float64 .npy and as a heatmap .png\n"
+           "  --decode M   also compute the decode step of the last M tokens against a KV cache\n"
+           "               of the others (m x n maps) and its difference from the full pass\n"
+           "  --alignment A  the causal mask's rows the M queries use: bottom-right (default;\n"
+           "               flash-attn, KV caches) or top-left (PyTorch is_causal, tril)\n"
+           "  --decode-mask FILE  an M x n .npy mask for every layer instead of the aligned rows\n";
 }
 
 namespace {
@@ -57,10 +64,27 @@ void writeMatrices(const nlohmann::json& node, const std::string& name,
     if (m.size() <= 512 * 512) writeHeatmapPng(dir / (name + ".png"), m, m.rows() > 64 ? 4 : 16);
 }
 
+// The decode step --decode asks for (with --alignment and --decode-mask), or none; those two
+// without --decode are a usage error.
+std::optional<DecodeStep> decodeOption(const Arguments& a) {
+    if (!a.option("--decode")) {
+        if (a.option("--alignment") || a.option("--decode-mask"))
+            throw UsageError("--alignment and --decode-mask go with --decode M");
+        return std::nullopt;
+    }
+    DecodeStep step;
+    step.queries = int(a.integer("--decode", 1, 1, 1L << 30));
+    if (const auto alignment = a.option("--alignment"))
+        step.alignment = parseAlignment(*alignment, "--alignment");
+    if (const auto file = a.option("--decode-mask")) step.mask = readNpyMask(*file);
+    return step;
+}
+
 } // namespace
 
 int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    const Arguments a(args, {"--json"}, {"--backend", "--out"});
+    const Arguments a(args, {"--json"},
+                      {"--backend", "--out", "--decode", "--alignment", "--decode-mask"});
     if (a.help()) {
         out << runUsage();
         return 0;
@@ -69,12 +93,14 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
     const BackendChoice backend = backendOption(a);
     Scenario scenario = loadScenario(a.positionals()[0]);
     scenario.backend = backend;
+    const std::optional<DecodeStep> step = decodeOption(a);
+    const DecodeStep* decode = step ? &*step : nullptr;
     const auto dir = a.option("--out");
     if (!a.flag("--json") && !dir) { // the text alone: one forward pass per side
-        out << runText(scenario);
+        out << runText(scenario, decode);
         return 0;
     }
-    const nlohmann::json result = runJson(scenario);
+    const nlohmann::json result = runJson(scenario, decode);
     if (dir) {
         std::error_code ec;
         std::filesystem::create_directories(*dir, ec);
@@ -87,7 +113,7 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (a.flag("--json"))
         out << result.dump(2) << "\n";
     else
-        out << runText(scenario);
+        out << runText(scenario, decode);
     for (const auto& w : result["warnings"])
         err << "warning: " << w.get<std::string>() << "\n";
     for (const auto& notice : result["notices"])

@@ -1,5 +1,6 @@
 // attnlab: the explorer window, opened on the default scenario, on the file (or builtin:NAME)
-// given as the first argument, or on a Hugging Face checkpoint (--model DIR [--text "..."]). --help
+// given as the first argument, or on a Hugging Face checkpoint (--model DIR [--text "..."]),
+// optionally showing a decode step (--decode M[:top-left]). --help
 // and --version are answered before any window system is touched, so they work without a display
 // (help2man runs them at build time).
 #include "ui/main_window.h"
@@ -8,15 +9,19 @@
 #include "core/base/process_tuning.h"
 #include "ui/document/compute_service.h"
 #include "ui/document/model_import.h"
+#include "ui/document/scenario_document.h"
+#include "ui/editors/transform_editor.h"
 #include "ui/help/help_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace {
 
@@ -35,6 +40,11 @@ struct Options {
                              "dir"};
     QCommandLineOption text{
         "text", "with --model, the tokens: <text> through the checkpoint's tokenizer", "text"};
+    QCommandLineOption decode{"decode",
+                              "show the decode step of the last <m> tokens against a KV cache of "
+                              "the others (the transformation \"decode with a KV cache\"); "
+                              "<m>:top-left aligns the causal mask top-left",
+                              "m"};
     QCommandLineOption guide{"guide",
                              "open the user guide at <page>: a document of the guide with an "
                              "optional heading, e.g. user-guide.md or properties.md#24-causality",
@@ -51,6 +61,24 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.model);
     parser.addOption(options.text);
     parser.addOption(options.guide);
+    parser.addOption(options.decode);
+}
+
+// The transformation --decode asks for ("4", "4:top-left", "4:bottom-right"), or nothing when
+// the value is not one.
+std::optional<attnlab::Transform> decodeOption(const QString& value) {
+    const QStringList parts = value.split(':');
+    bool ok = false;
+    attnlab::Transform t;
+    t.kind = attnlab::Transform::Kind::Decode;
+    t.queries = parts.front().toInt(&ok);
+    if (!ok || parts.size() > 2) return std::nullopt;
+    try {
+        if (parts.size() == 2) t.alignment = attnlab::parseAlignment(parts[1].toStdString());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    return t;
 }
 
 // True when the arguments ask for help or the version (before a "--" that ends the options).
@@ -97,6 +125,22 @@ int main(int argc, char** argv) {
     attnlab::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openSource(parser.positionalArguments().first());
+    if (parser.isSet(options.decode)) {
+        const std::optional<attnlab::Transform> decode = decodeOption(parser.value(options.decode));
+        if (!decode) {
+            std::fprintf(stderr, "--decode: expected M or M:top-left, got %s\n",
+                         qPrintable(parser.value(options.decode)));
+            return 2;
+        }
+        attnlab::ui::ExplorerState next = window.document()->state();
+        next.transform = *decode;
+        window.document()->edit(next, "decode with a KV cache"); // refused: the banner says why
+        for (QWidget* w = window.transformEditor(); w; w = w->parentWidget()) // its tab, shown
+            if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
+                tabs->setCurrentWidget(window.transformEditor());
+                break;
+            }
+    }
     window.show();
     QWidget* shown = &window;
     if (parser.isSet(options.guide)) shown = window.showHelp(parser.value(options.guide));

@@ -148,6 +148,10 @@ const Device* layerDevice(BackendChoice choice, const LayerSpec& layer, Precisio
 template <class T>
 HeadRun<T> attendOn(BackendChoice choice, const HeadTask<T>& task) {
     if (task.unmasked) return {cpu().attend(task), cpu().info().backend, {}};
+    if (task.q.rows() != task.k.rows() && !computesOnCpu(choice)) // devices take square heads
+        return {cpu().attend(task), cpu().info().backend,
+                "a rectangular head (" + std::to_string(task.q.rows()) + " queries x " +
+                    std::to_string(task.k.rows()) + " keys) is computed on cpu"};
     DevicePick pick = pickDevice(choice, headRequest(task));
     if (pick.device != &cpu()) {
         const std::string& backend = pick.device->info().backend;

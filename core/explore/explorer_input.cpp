@@ -2,6 +2,7 @@
 #include "core/explore/explorer_input.h"
 
 #include "core/base/error.h"
+#include "core/explore/decode_transform.h"
 #include "core/model/model.h"
 
 #include <string>
@@ -17,6 +18,8 @@ void validateExplorerInput(const Scenario& scenario, const Transform& transform)
         throw InputError("transform", "the perturbed entry [" + std::to_string(transform.token) +
                                           "][" + std::to_string(transform.feature) +
                                           "] is outside the tokens");
+    if (transform.kind == Transform::Kind::Decode)
+        checkDecodeStep(decodeStepOf(transform), scenario.model, scenario.n());
 }
 
 } // namespace attnlab

@@ -36,16 +36,47 @@ struct Sides {
     Trace<T> original;
     std::optional<Trace<T>> transformed;
     Permutation sigma;
+    std::optional<Trace<T>> decoded; // the decode step, when asked
 };
 
 template <class T>
-Sides<T> computeSides(const Scenario& s) {
-    checkMapMemory(s, s.permutation.isSet() ? 2 : 1);
+Sides<T> computeSides(const Scenario& s, const DecodeStep* decode) {
+    checkMapMemory(s, 1 + (s.permutation.isSet() ? 1 : 0) + (decode ? 1 : 0));
     const Model<T> model(s.model, s.d(), s.backend);
     const Matrix<T> x = s.tokens.materialize<T>();
-    Sides<T> sides{model.forward(x), std::nullopt, s.permutation.resolve(s.n())};
+    Sides<T> sides{model.forward(x), std::nullopt, s.permutation.resolve(s.n()), std::nullopt};
     if (s.permutation.isSet()) sides.transformed = model.forward(sides.sigma.applyRows(x));
+    if (decode) sides.decoded = attnlab::decode(model, x, *decode);
     return sides;
+}
+
+// The decode step's output minus the full pass's last m rows.
+template <class T>
+Matrix<T> decodeDifference(const Sides<T>& sides) {
+    return sides.decoded->output - sides.original.output.bottomRows(sides.decoded->output.rows());
+}
+
+// The labels of the last m tokens (their indices when the tokens have none).
+std::vector<std::string> lastLabels(const std::vector<std::string>& labels, int n, int m) {
+    std::vector<std::string> out;
+    for (int i = n - m; i < n; ++i)
+        out.push_back(labels.empty() ? std::to_string(i) : labels[std::size_t(i)]);
+    return out;
+}
+
+// "4 queries against a KV cache of 12 (bottom-right)".
+std::string decodeText(const DecodeStep& step, int n) {
+    return std::to_string(step.queries) + (step.queries == 1 ? " query" : " queries") +
+           " against a KV cache of " + std::to_string(n - step.queries) + " (" +
+           (step.mask ? std::string("mask file") : alignmentName(step.alignment)) + ")";
+}
+
+template <class T>
+T largestEntry(const Matrix<T>& m) {
+    T largest = T(0);
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        largest = std::max<T>(largest, m(i) < T(0) ? T(-m(i)) : T(m(i)));
+    return largest;
 }
 
 template <class T>
@@ -160,9 +191,9 @@ std::vector<std::string> permutedLabels(const std::vector<std::string>& labels,
 
 } // namespace
 
-json runJson(const Scenario& s) {
+json runJson(const Scenario& s, const DecodeStep* decode) {
     return withScalar(s.precision, [&]<class T>() {
-        const Sides<T> sides = computeSides<T>(s);
+        const Sides<T> sides = computeSides<T>(s, decode);
         json j = {{"n", s.n()},
                   {"d", s.d()},
                   {"precision", precisionName(s.precision)},
@@ -173,15 +204,28 @@ json runJson(const Scenario& s) {
             j["transformed"] = traceJson(*sides.transformed);
             j["permutation"] = sides.sigma.images();
         }
+        if (sides.decoded) {
+            json d = traceJson(*sides.decoded);
+            d["queries"] = decode->queries;
+            d["cache"] = s.n() - decode->queries;
+            if (decode->mask)
+                d["mask"] = "file";
+            else
+                d["alignment"] = alignmentName(decode->alignment);
+            const Matrix<T> diff = decodeDifference(sides);
+            d["difference"] = matrixValuesJson(diff);
+            d["largest_difference"] = entryText<T>(largestEntry<T>(diff));
+            j["decode"] = std::move(d);
+        }
         j["warnings"] = sides.original.warnings;
         j["notices"] = sides.original.notices;
         return j;
     });
 }
 
-std::string runText(const Scenario& s) {
+std::string runText(const Scenario& s, const DecodeStep* decode) {
     return withScalar(s.precision, [&]<class T>() {
-        const Sides<T> sides = computeSides<T>(s);
+        const Sides<T> sides = computeSides<T>(s, decode);
         std::ostringstream out;
         out << (s.name.empty() ? "(unnamed scenario)" : s.name) << "\n"
             << "n = " << s.n() << ", d = " << s.d() << ", precision " << precisionName(s.precision)
@@ -207,10 +251,22 @@ std::string runText(const Scenario& s) {
             out << "\n";
             printMatrix(out, "difference f(P X) - P f(X)", diff,
                         permutedLabels(s.tokens.labels, sides.sigma));
-            T largest = T(0);
-            for (Eigen::Index i = 0; i < diff.size(); ++i)
-                largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
-            out << "largest |f(P X) - P f(X)| = " << entryText<T>(largest) << "\n";
+            out << "largest |f(P X) - P f(X)| = " << entryText<T>(largestEntry<T>(diff)) << "\n";
+        }
+        if (sides.decoded) {
+            const int n = s.n(), m = decode->queries;
+            const std::vector<std::string> rows = lastLabels(s.tokens.labels, n, m);
+            out << "\n";
+            printTrace(out, "decode step: " + decodeText(*decode, n), *sides.decoded, rows);
+            const std::string range =
+                "rows " + std::to_string(n - m) + ".." + std::to_string(n - 1) + " of f(X)";
+            out << "\n";
+            const Matrix<T> diff = decodeDifference(sides);
+            printMatrix(out, "difference decode - " + range, diff, rows);
+            out << "largest |decode - " << range << "| = " << entryText<T>(largestEntry<T>(diff))
+                << "\n";
+            for (const std::string& w : sides.decoded->warnings)
+                out << "warning: decode: " << w << "\n";
         }
         for (const std::string& w : sides.original.warnings)
             out << "warning: " << w << "\n";

@@ -4,6 +4,7 @@
 #include "core/backend/cpu/pooled_map.h"
 #include "core/base/error.h"
 #include "core/base/precision_dispatch.h"
+#include "core/explore/decode_transform.h"
 #include "core/explore/resource_limits.h"
 #include "core/explore/run_report.h"
 #include "core/model/model.h"
@@ -68,34 +69,53 @@ SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
 }
 
 /// How the original side is carried over to compare with the transformed one: P_σ on rows and
-/// P_σ·A·P_σᵀ on maps for a permutation, unchanged for a shift or a perturbation.
+/// P_σ·A·P_σᵀ on maps for a permutation, the last m rows of both for a decode step of m
+/// queries, unchanged for a shift or a perturbation.
 struct Carry {
     std::optional<Permutation> sigma;
+    int lastRows = 0; // > 0: a decode step of this many queries
     template <class T>
     Matrix<T> rows(const Matrix<T>& m) const {
-        return sigma ? sigma->applyRows(m) : m;
+        return sigma ? sigma->applyRows(m) : lastRows ? Matrix<T>(m.bottomRows(lastRows)) : m;
     }
     template <class T>
     Matrix<T> map(const Matrix<T>& m) const {
-        return sigma ? sigma->applyBoth(m) : m;
+        return sigma ? sigma->applyBoth(m) : rows(m);
     }
-    /// Token labels in the transformed order (row i of P X is row σ(i) of X).
-    std::vector<std::string> labels(const std::vector<std::string>& original) const {
+    /// Token labels in the transformed order (row i of P X is row σ(i) of X); a decode step's
+    /// are the last m tokens' (their indices when the tokens have no labels).
+    std::vector<std::string> labels(const std::vector<std::string>& original, int n) const {
+        if (lastRows) {
+            const std::vector<std::string> all = keyLabels(original, n);
+            return {all.end() - lastRows, all.end()};
+        }
         if (!sigma || original.size() != std::size_t(sigma->size())) return original;
         std::vector<std::string> out(original.size());
         for (int i = 0; i < sigma->size(); ++i)
             out[std::size_t(i)] = original[std::size_t((*sigma)(i))];
         return out;
     }
+    /// The labels of the transformed side's keys when they are not its rows' (a decode step:
+    /// every token's, indices when the tokens have none), else empty.
+    std::vector<std::string> keyLabels(const std::vector<std::string>& original, int n) const {
+        if (!lastRows) return {};
+        if (!original.empty()) return original;
+        std::vector<std::string> indices;
+        for (int i = 0; i < n; ++i)
+            indices.push_back(std::to_string(i));
+        return indices;
+    }
 };
 
 template <class T>
 SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, const Carry& c,
                         const std::vector<std::string>& labels) {
+    const int n = int(original.input.rows());
     SideView side{view<T>(transformed.input - c.rows(original.input)),
                   {},
                   view<T>(transformed.output - c.rows(original.output)),
-                  c.labels(labels)};
+                  c.labels(labels, n),
+                  c.keyLabels(labels, n)};
     for (std::size_t l = 0; l < original.layers.size(); ++l)
         side.layers.push_back(
             {view<T>(transformed.layers[l].output - c.rows(original.layers[l].output))});
@@ -199,6 +219,22 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         out.differenceLabel = "shifted − unshifted";
         out.transformText = t.describe();
         break;
+    case Transform::Kind::Decode: {
+        const DecodeStep step = decodeStepOf(t);
+        transformed = std::make_shared<const Trace<T>>(decode(model, x, step));
+        carry.lastRows = step.queries;
+        out.transformedMasks = decodeMasks(s, step, kViewLimit);
+        const std::string m = std::to_string(step.queries),
+                          c = std::to_string(s.n() - step.queries);
+        out.transformedLabel = "decode: last " + m + " of " + std::to_string(s.n()) + " (" +
+                               (t.maskFile.empty() ? alignmentName(t.alignment) : "mask file") +
+                               ")";
+        out.differenceLabel = "decode − rows " + c + ".." + std::to_string(s.n() - 1) + " of f(X)";
+        out.transformText = t.describe(s.n());
+        for (const std::string& w : transformed->warnings)
+            out.warnings.push_back("decode: " + w);
+        break;
+    }
     case Transform::Kind::Perturbation: {
         Matrix<T> xp = x;
         xp(t.token, t.feature) += ScalarOps<T>::fromRational(t.delta);
@@ -210,7 +246,8 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     }
     }
     out.original = sideView(*original, s.tokens.labels);
-    out.transformed = sideView(*transformed, carry.labels(s.tokens.labels));
+    out.transformed = sideView(*transformed, carry.labels(s.tokens.labels, s.n()));
+    out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
     out.difference = differenceView(*original, *transformed, carry, s.tokens.labels);
     out.largestDifference = largestText<T>(transformed->output - carry.rows(original->output));
     for (const LayerSpec& layer : s.model.layers) {
@@ -218,7 +255,7 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         out.maskedRows.push_back(allMaskedRows(mask));
         out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
     }
-    out.warnings = original->warnings;
+    out.warnings.insert(out.warnings.begin(), original->warnings.begin(), original->warnings.end());
     out.warnings.insert(out.warnings.end(), original->notices.begin(), original->notices.end());
     out.backend = traceBackendJson(*original, s.backend);
     out.maps = std::make_shared<const TraceMaps<T>>(original, transformed, std::move(carry));

@@ -49,6 +49,12 @@ struct SideView {
     /// The tokens' labels in this side's row order (the rows, and the columns of the maps);
     /// empty when the tokens have none (axes show indices).
     std::vector<std::string> labels;
+    /// The keys' labels (the columns of the maps) when they differ from the rows' (a decode
+    /// step: its m queries read all n keys); empty: `labels`.
+    std::vector<std::string> keyLabels;
+    const std::vector<std::string>& columnLabels() const {
+        return keyLabels.empty() ? labels : keyLabels;
+    }
 };
 
 enum class Side { Original, Transformed, Difference };
@@ -72,10 +78,16 @@ struct SideBySide {
     std::shared_ptr<const HeadMaps> maps;     // the per-head maps of all three sides
     std::vector<BoolMatrix> masks;            // per layer, n x n (empty when n is above the limit)
     std::vector<std::vector<int>> maskedRows; // per layer: rows with no allowed key
-    std::string transformedLabel;             // "f(P X)", "f(X) at positions + 3", ...
-    std::string differenceLabel;              // "f(P X) - P f(X)", ...
-    std::string transformText;                // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
-    std::string largestDifference;            // largest |entry| of the output difference, as text
+    /// Per layer, the transformed side's m x n masks when its maps are not n x n (a decode
+    /// step); empty: `masks` serve both sides.
+    std::vector<BoolMatrix> transformedMasks;
+    const std::vector<BoolMatrix>& masksOf(bool transformed) const {
+        return transformed && !transformedMasks.empty() ? transformedMasks : masks;
+    }
+    std::string transformedLabel;  // "f(P X)", "f(X) at positions + 3", "decode: last 4 ...", ...
+    std::string differenceLabel;   // "f(P X) - P f(X)", ...
+    std::string transformText;     // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
+    std::string largestDifference; // largest |entry| of the output difference, as text
     std::vector<std::string> warnings;
     nlohmann::json backend; // where the original side ran (run_report.h's backendJson shape)
 

@@ -86,6 +86,15 @@ public:
     int outputWidth() const { return outputWidth_; }
     std::size_t layerCount() const { return weights_.size(); }
     const LayerWeights<T>& weights(std::size_t layer) const { return weights_.at(layer); }
+    BackendChoice backend() const { return backend_; }
+    /// The norm applied to the input before the first layer and after the last, when present.
+    const std::optional<NormWeights<T>>& embeddingNorm() const { return embeddingNorm_; }
+    const std::optional<NormWeights<T>>& finalNorm() const { return finalNorm_; }
+
+    /// The rest of layer `index` after attention, row by row: output projection, residuals,
+    /// norms and MLP (public for steps that compute attention their own way, decode.h).
+    Matrix<T> finishBlock(std::size_t index, const Matrix<T>& x, const Matrix<T>& attention,
+                          int parts) const;
 
 private:
     using Weights = LayerWeights<T>;
@@ -96,10 +105,6 @@ private:
                                       std::vector<Trace<T>>& traces, Maps maps, long offset,
                                       const Evaluation& how, ForwardRecord<T>* keep,
                                       const ForwardRecord<T>* from) const;
-
-    /// The rest of layer `index` after attention: output projection, residuals, norms and MLP.
-    Matrix<T> finishBlock(std::size_t index, const Matrix<T>& x, const Matrix<T>& attention,
-                          int parts) const;
 
     ModelSpec spec_;
     int d_;

@@ -112,4 +112,14 @@ BoolMatrix rectangularCausal(int queries, int keys, CausalAlignment alignment) {
     return m;
 }
 
+std::string alignmentName(CausalAlignment alignment) {
+    return alignment == CausalAlignment::BottomRight ? "bottom-right" : "top-left";
+}
+
+CausalAlignment parseAlignment(const std::string& name, const std::string& field) {
+    if (name == "bottom-right") return CausalAlignment::BottomRight;
+    if (name == "top-left") return CausalAlignment::TopLeft;
+    throw InputError(field, "\"" + name + "\" is not an alignment: bottom-right or top-left");
+}
+
 } // namespace attnlab

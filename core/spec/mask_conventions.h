@@ -43,5 +43,9 @@ enum class CausalAlignment { TopLeft, BottomRight };
 /// queries (the last query sees every key, as when decoding with a KV cache). Throws
 /// InputError for a negative length.
 BoolMatrix rectangularCausal(int queries, int keys, CausalAlignment alignment);
+/// "bottom-right" or "top-left".
+std::string alignmentName(CausalAlignment alignment);
+/// The alignment called `name` ("bottom-right", "top-left"); throws InputError naming `field`.
+CausalAlignment parseAlignment(const std::string& name, const std::string& field = "alignment");
 
 } // namespace attnlab

@@ -6,11 +6,14 @@
 #include "core/explore/display_pooling.h"
 #include "core/explore/editable_values.h"
 #include "core/explore/explorer_input.h"
+#include "core/explore/side_by_side.h"
 #include "core/io/color_maps.h"
+#include "core/io/npy.h"
 #include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
 #include "test_support.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace attnlab;
@@ -34,6 +37,48 @@ private slots:
         t.token = s.n();
         const QString message = test::inputErrorOf([&] { validateExplorerInput(s, t); });
         QVERIFY2(message.contains("outside the tokens"), qPrintable(message));
+    }
+
+    void aDecodeStepIsComparedWithTheLastRows() {
+        const Scenario s = loadScenario("builtin:causal-model"); // n = 6, two heads, causal
+        Transform t;
+        t.kind = Transform::Kind::Decode;
+        t.queries = 2;
+        const SideBySide bottomRight = compareSides(s, t);
+        const ViewMatrix w = bottomRight.head(Side::Transformed, 0, 1).weights;
+        QCOMPARE(w.values.rows(), Eigen::Index(2));
+        QCOMPARE(w.values.cols(), Eigen::Index(6));
+        QCOMPARE(bottomRight.head(Side::Difference, 0, 1).weights.values.rows(), Eigen::Index(2));
+        QCOMPARE(bottomRight.transformedMasks.size(), std::size_t(1));
+        QVERIFY((bottomRight.transformedMasks[0].array() ==
+                 rectangularCausal(2, 6, CausalAlignment::BottomRight).array())
+                    .all());
+        QCOMPARE(bottomRight.transformed.labels, (std::vector<std::string>{"4", "5"}));
+        QCOMPARE(bottomRight.transformed.columnLabels().size(), std::size_t(6));
+        QCOMPARE(bottomRight.original.columnLabels(), bottomRight.original.labels);
+        QCOMPARE(bottomRight.transformedLabel,
+                 std::string("decode: last 2 of 6 (bottom-right)"));
+        QCOMPARE(bottomRight.transformText,
+                 std::string("decode 2 queries against a KV cache of 4 (bottom-right)"));
+        QVERIFY(std::stod(bottomRight.largestDifference) < 1e-12);
+        t.alignment = CausalAlignment::TopLeft;
+        const SideBySide topLeft = compareSides(s, t);
+        QVERIFY2(std::stod(topLeft.largestDifference) > 1e-3, topLeft.largestDifference.c_str());
+
+        // An m x n mask file replaces the aligned rows; any other shape is refused.
+        QTemporaryDir dir;
+        t.maskFile = dir.filePath("m.npy").toStdString();
+        writeNpyMask(t.maskFile, rectangularCausal(2, 6, CausalAlignment::BottomRight));
+        validateExplorerInput(s, t);
+        QCOMPARE(compareSides(s, t).largestDifference, bottomRight.largestDifference);
+        writeNpyMask(t.maskFile, rectangularCausal(6, 6, CausalAlignment::BottomRight));
+        QCOMPARE(test::inputErrorOf([&] { validateExplorerInput(s, t); }),
+                 QString("decode.mask: the mask is 6 x 6, the decode step needs 2 x 6 (m queries "
+                         "x n keys)"));
+        t.maskFile.clear();
+        t.queries = 7;
+        QVERIFY(
+            test::inputErrorOf([&] { validateExplorerInput(s, t); }).startsWith("decode.queries"));
     }
 
     void weightsThatDoNotFitTheTokensAreRefused() {

@@ -5,6 +5,8 @@
 #include "ui/editors/enum_combo.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,13 +24,15 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), kind_(new QComboBox), pages_(new QStackedWidget),
       order_(new QListWidget), cycles_(new QLineEdit), swapA_(new QSpinBox), swapB_(new QSpinBox),
       seed_(new QSpinBox), shift_(new QSpinBox), token_(new QSpinBox), feature_(new QSpinBox),
-      delta_(new QLineEdit), summary_(new QLabel) {
+      delta_(new QLineEdit), queries_(new QSpinBox), alignment_(new QComboBox),
+      maskFile_(new QLabel), summary_(new QLabel) {
     kind_->setObjectName("transformKind");
     shift_->setObjectName("shift");
     // In the order of the pages below.
     for (const auto& [name, kind] : {std::pair{"permutation σ", Transform::Kind::Permutation},
                                      std::pair{"shift positions by c", Transform::Kind::Shift},
-                                     std::pair{"perturb one entry", Transform::Kind::Perturbation}})
+                                     std::pair{"perturb one entry", Transform::Kind::Perturbation},
+                                     std::pair{"decode with a KV cache", Transform::Kind::Decode}})
         addEnumItem(kind_, QString::fromUtf8(name), kind);
     summary_->setWordWrap(true);
 
@@ -71,9 +75,32 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     pf->addRow("feature j", feature_);
     pf->addRow("δ", delta_);
 
+    auto* decodePage = new QWidget;
+    auto* df = new QFormLayout(decodePage);
+    queries_->setObjectName("decodeQueries");
+    queries_->setKeyboardTracking(false);
+    queries_->setToolTip("Decode the last m tokens; the first n − m are the KV cache (prefilled)");
+    alignment_->setObjectName("decodeAlignment");
+    addEnumItem(alignment_, "bottom-right (flash-attn, KV cache)", CausalAlignment::BottomRight);
+    addEnumItem(alignment_, "top-left (PyTorch is_causal, tril)", CausalAlignment::TopLeft);
+    alignment_->setToolTip("Which rows of each layer's n x n mask the m queries use: the last m "
+                           "(bottom-right) or the first m (top-left)");
+    auto* maskRow = new QHBoxLayout;
+    auto* importMask = new QPushButton("Import…");
+    auto* clearMask = new QPushButton("Clear");
+    importMask->setToolTip("An m x n .npy mask for every layer, instead of the aligned rows");
+    maskFile_->setObjectName("decodeMaskFile");
+    maskRow->addWidget(maskFile_, 1);
+    maskRow->addWidget(importMask);
+    maskRow->addWidget(clearMask);
+    df->addRow("queries m", queries_);
+    df->addRow("alignment", alignment_);
+    df->addRow("mask", maskRow);
+
     pages_->addWidget(perm);
     pages_->addWidget(shiftPage);
     pages_->addWidget(perturbPage);
+    pages_->addWidget(decodePage);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(kind_);
@@ -129,12 +156,37 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     connect(token_, &QSpinBox::valueChanged, this, [perturb] { perturb("perturbed token"); });
     connect(feature_, &QSpinBox::valueChanged, this, [perturb] { perturb("perturbed feature"); });
     connect(delta_, &QLineEdit::editingFinished, this, [perturb] { perturb(QString()); });
+    connect(queries_, &QSpinBox::valueChanged, this, [this](int m) {
+        ExplorerState next = document_->state();
+        next.transform.queries = m;
+        edit(next, QString("decode %1 queries").arg(m), "decode queries");
+    });
+    connect(alignment_, &QComboBox::activated, this, [this](int i) {
+        ExplorerState next = document_->state();
+        next.transform.alignment = enumAt<CausalAlignment>(alignment_, i);
+        edit(next,
+             "decode alignment " + QString::fromStdString(alignmentName(next.transform.alignment)));
+    });
+    connect(importMask, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Import an m x n decode mask",
+                                                          QString(), "NumPy arrays (*.npy)");
+        if (!path.isEmpty()) setDecodeMaskFile(path);
+    });
+    connect(clearMask, &QPushButton::clicked, this, [this] { setDecodeMaskFile(QString()); });
     connect(document_, &ScenarioDocument::changed, this, &TransformEditor::refresh);
     refresh();
 }
 
 void TransformEditor::edit(const ExplorerState& next, const QString& what, const QString& field) {
     if (!document_->edit(next, what, field)) refresh();
+}
+
+void TransformEditor::setDecodeMaskFile(const QString& path) {
+    ExplorerState next = document_->state();
+    next.transform.kind = Transform::Kind::Decode;
+    next.transform.maskFile = path.toStdString();
+    edit(next, path.isEmpty() ? QString("decode mask: aligned rows")
+                              : "decode mask " + QFileInfo(path).fileName());
 }
 
 void TransformEditor::setPermutation(const PermutationSpec& spec, const QString& what) {
@@ -188,9 +240,16 @@ void TransformEditor::refresh() {
     token_->setValue(t.token);
     feature_->setValue(t.feature);
     delta_->setText(QString::fromStdString(rationalText(t.delta)));
+    queries_->setRange(1, std::max(1, s.n()));
+    queries_->setValue(t.queries);
+    selectEnum(alignment_, t.alignment);
+    alignment_->setEnabled(t.maskFile.empty());
+    maskFile_->setText(t.maskFile.empty()
+                           ? QString("aligned rows")
+                           : QFileInfo(QString::fromStdString(t.maskFile)).fileName());
     summary_->setText(t.kind == Transform::Kind::Permutation
                           ? QString("σ = %1").arg(QString::fromStdString(sigma.cycles()))
-                          : QString::fromStdString(t.describe()));
+                          : QString::fromStdString(t.describe(s.n())));
 }
 
 } // namespace attnlab::ui

@@ -1,6 +1,8 @@
 // The transformation applied to the input: a permutation σ (drag rows to reorder, swap two,
 // reverse, random with seed, or typed in cycle notation), a shift of every position by c, or a
-// perturbation of one token entry. A permutation that is not a bijection is refused with the
+// perturbation of one token entry, or a decode step of the last m tokens against a KV cache of
+// the others (m, the causal alignment, optionally an m x n mask imported from a .npy). A
+// permutation that is not a bijection, or a mask file of the wrong shape, is refused with the
 // reason.
 #pragma once
 
@@ -32,6 +34,9 @@ public:
     void applyCycles(const QString& text);
     /// Swaps the images of positions i and j.
     void swap(int i, int j);
+    /// Uses the m x n mask in the .npy at `path` for the decode step (empty: the aligned rows of
+    /// each layer's mask); refused, with the message, when it does not fit.
+    void setDecodeMaskFile(const QString& path);
 
 private:
     void refresh();
@@ -51,6 +56,9 @@ private:
     QSpinBox* token_;
     QSpinBox* feature_;
     QLineEdit* delta_;
+    QSpinBox* queries_;
+    QComboBox* alignment_;
+    QLabel* maskFile_;
     QLabel* summary_;
 };
 

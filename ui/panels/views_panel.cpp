@@ -179,10 +179,11 @@ void ViewsPanel::redraw() {
         views_[Output][c]->setTitle((last ? "output  " : "layer output  ") + columnTitles[c]);
         views_[Output][c]->setMatrix(lv.output);
         const std::vector<std::string>& labels = side.labels;
-        views_[Scores][c]->setAxisLabels(labels, labels);
-        views_[Weights][c]->setAxisLabels(labels, labels);
+        views_[Scores][c]->setAxisLabels(labels, side.columnLabels());
+        views_[Weights][c]->setAxisLabels(labels, side.columnLabels());
         views_[Output][c]->setAxisLabels(labels, {});
-        if (c != Difference && l < s.masks.size()) views_[Weights][c]->setMaskOverlay(s.masks[l]);
+        const std::vector<BoolMatrix>& masks = s.masksOf(c == Transformed);
+        if (c != Difference && l < masks.size()) views_[Weights][c]->setMaskOverlay(masks[l]);
     }
     const QString transform = QString::fromStdString(s.transformText);
     summary_->setText(
@@ -211,8 +212,9 @@ void ViewsPanel::redraw() {
             if (mapMatches && wl == int(l) && (w.head < 0 || w.head == int(h)))
                 cells << QPoint(w.row, w.column);
         }
-        for (int c = 0; c < ColumnCount; ++c)
-            views_[r][c]->setHighlights(cells);
+        for (int c = 0; c < ColumnCount; ++c) // a decode step's rows are not the witness's
+            views_[r][c]->setHighlights(
+                c == Original || s.transformed.keyLabels.empty() ? cells : QList<QPoint>());
     }
     QList<QPoint> depCells;
     for (const WitnessCell& w : witness_)

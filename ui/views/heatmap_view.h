@@ -43,6 +43,8 @@ public:
                        const std::vector<std::string>& columns);
 
     const ViewMatrix& matrix() const { return matrix_; }
+    /// Whether masked cells are greyed (a mask of the matrix's shape was given).
+    bool showsMaskOverlay() const { return mask_.size() > 0; }
     QString title() const;
     int highlightCount() const { return highlights_.size(); }
     /// The tooltip text for the cell under token coordinates (row, column).
