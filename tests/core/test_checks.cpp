@@ -2,6 +2,7 @@
 // fails, asserting the verdict, the exact deviation and the witness.
 #include "core/base/error.h"
 #include "core/checks/check_registry.h"
+#include "core/fixture_block_model.h"
 #include "core/io/scenario_reader.h"
 
 #include <QtTest>
@@ -163,6 +164,29 @@ private slots:
             QVERIFY(r.witness->json()["input_token"].get<int>() >
                     r.witness->json()["output_row"].get<int>());
         QCOMPARE(r.checked["blocked_weights_nonzero"], json(0));
+    }
+
+    // Blocks as checkpoints have them (norms, MLP, biases, GQA): the causality sweep takes
+    // every layer below a perturbed suffix from its record, and still finds a later token when
+    // the mask lets a query see one.
+    void causalityOfNormMlpBlocks_data() {
+        QTest::addColumn<bool>("causal");
+        QTest::newRow("causal") << true;
+        QTest::newRow("all") << false;
+    }
+    void causalityOfNormMlpBlocks() {
+        QFETCH(bool, causal);
+        Scenario s;
+        s.precision = Precision::Float32;
+        s.tokens = TokenSpec::random(40, 8, 3);
+        s.model = normMlpGqaModel(causal ? MaskSpec::causal() : MaskSpec::all());
+        const PropertyReport r = check(s, "causality");
+        QCOMPARE(r.verdict, causal ? Verdict::Holds : Verdict::Fails);
+        QCOMPARE(r.checked["perturbed_suffixes"], json(39));
+        if (causal) return;
+        QVERIFY(r.witness);
+        QVERIFY(r.witness->json()["input_token"].get<int>() >
+                r.witness->json()["output_row"].get<int>());
     }
 
     void sweepsReportTheSameOnOneThreadAndOnTwo_data() {
