@@ -51,7 +51,8 @@ private slots:
         QCOMPARE(r.witness->json()["transformed_then_model"], json("1"));
         QCOMPARE(r.witness->json()["model_then_transformed"], json("14/9"));
         QCOMPARE(r.checked["exhaustive"], json(true));
-        QCOMPARE(r.checked["permutations"], json(2)); // the scenario's swap, then all of S_2 but id
+        QCOMPARE(r.checked["planned"], json(2));      // the scenario's swap, then all of S_2 but id
+        QCOMPARE(r.checked["permutations"], json(1)); // the first fails: the rest is not needed
         QVERIFY(QString::fromStdString(r.explanation).contains("polynomial"));
         QCOMPARE(r.shrunkWitness->json()["transposition"], json({0, 1}));
         QCOMPARE(r.shrunkWitness->json()["n"], json(2));
@@ -104,12 +105,27 @@ private slots:
         QVERIFY(r.shrunkWitness->json()["n"].get<int>() <= r.witness->json()["permutation"].size());
     }
 
+    // Layers that share a mask are named once, in runs: not one clause per layer.
+    void equivarianceNamesLayersOfOneMaskOnce() {
+        Scenario s = loadScenario("builtin:causal-model");
+        s.model.layers = {s.model.layers.front(), s.model.layers.front(), s.model.layers.front()};
+        s.model.layers[1].mask = MaskSpec::window(1);
+        const std::string why = check(s, "permutation-equivariance").explanation;
+        QVERIFY2(why.find("the masks of layers 0, 2 (causal) are fixed, not conjugated by σ; "
+                          "layer 1's mask window(1) is fixed") != std::string::npos,
+                 why.c_str());
+        s.model.layers[1].mask = MaskSpec::causal();
+        const std::string one = check(s, "permutation-equivariance").explanation;
+        QVERIFY2(one.find("the masks of layers 0–2 (causal)") != std::string::npos, one.c_str());
+    }
+
     void samplingWhenNFactorialExceedsTheBudget() {
         const Scenario s = loadScenario("builtin:window-three-layers"); // n = 10
         const PropertyReport r = check(s, "permutation-equivariance", {{"samples", 5}});
         QCOMPARE(r.checked["exhaustive"], json(false));
-        QCOMPARE(r.checked["permutations"], json(5));
-        QCOMPARE(r.verdict, Verdict::Fails); // window masks are not conjugation-invariant
+        QCOMPARE(r.checked["planned"], json(5));
+        QCOMPARE(r.checked["permutations"], json(1)); // the first σ drawn already fails
+        QCOMPARE(r.verdict, Verdict::Fails);          // window masks are not conjugation-invariant
     }
 
     void localityRadiusIsLTimesR_data() {
@@ -202,6 +218,8 @@ private slots:
                                 << "tiling";
         QTest::newRow("gradient") << "flash-tiling-float32"
                                   << "gradient";
+        QTest::newRow("equivariance: stops, shrinks") << "causal-model"
+                                                      << "permutation-equivariance";
     }
     void sweepsReportTheSameOnOneThreadAndOnTwo() {
         // At n = 512 each of these sweeps is above kernels::kParallelWork, so its forwards are
@@ -223,6 +241,10 @@ private slots:
         const json threaded = reportJson(check(s, property.toStdString()));
         omp_set_num_threads(threads);
         QCOMPARE(threaded.dump(), serial.dump());
+        if (property == "permutation-equivariance") { // σ in rounds of one, then of two
+            QCOMPARE(serial["checked"]["permutations"], json(1));
+            QVERIFY(serial["shrunk_witness"]["n"].get<int>() < 512);
+        }
         if (property == "causality") {
             QCOMPARE(serial["checked"]["perturbed_suffixes"], json(511));
             if (preset == "sliding-window") { // the witness pair names a later token
