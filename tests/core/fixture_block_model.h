@@ -24,7 +24,8 @@ inline ModelSpec normMlpGqaModel(const MaskSpec& mask) {
     layer.bo = MatrixSpec::random(14);
     layer.residual = true;
     layer.attentionNorm = NormSpec{};
-    layer.mlpNorm = NormSpec{NormSpec::Kind::RmsNorm};
+    layer.mlpNorm = NormSpec{};
+    layer.mlpNorm->kind = NormSpec::Kind::RmsNorm;
     MlpSpec mlp;
     mlp.activation = MlpSpec::Activation::GeluTanh;
     mlp.up = MatrixSpec::random(15);

@@ -2,6 +2,7 @@
 // fails, asserting the verdict, the exact deviation and the witness.
 #include "core/base/error.h"
 #include "core/checks/check_registry.h"
+#include "core/checks/model_cache.h"
 #include "core/fixture_block_model.h"
 #include "core/io/scenario_reader.h"
 
@@ -18,7 +19,7 @@ namespace {
 PropertyReport check(const Scenario& s, const std::string& name, json params = json::object()) {
     const PropertyCheck* c = findPropertyCheck(name);
     if (!c) throw std::runtime_error("no check " + name);
-    return c->run({s, std::move(params), 0, {}});
+    return c->run({s, std::move(params), 0, {}, {}});
 }
 PropertyReport checkPreset(const std::string& preset, const std::string& name,
                            json params = json::object()) {
@@ -203,6 +204,26 @@ private slots:
         QVERIFY(r.witness);
         QVERIFY(r.witness->json()["input_token"].get<int>() >
                 r.witness->json()["output_row"].get<int>());
+    }
+
+    // The checks run together share one model per scenario and precision; each reports what it
+    // reports alone.
+    void checksRunTogetherShareOneModel() {
+        const Scenario s = loadScenario("builtin:causal-model");
+        ModelCache models(s);
+        QVERIFY(models.serves(s));
+        QVERIFY(!models.serves(Scenario(s)));
+        QCOMPARE(models.model<double>().get(), models.model<double>().get());
+        QVERIFY(models.model<float>().get() != nullptr);
+        const std::vector<CheckSpec> specs = {{"causality", json::object()},
+                                              {"permutation-equivariance", json::object()},
+                                              {"row-sums", json::object()},
+                                              {"batch-invariance", json::object()}};
+        const std::vector<PropertyReport> together = runChecks(s, specs, 0);
+        QCOMPARE(together.size(), specs.size());
+        for (std::size_t i = 0; i < specs.size(); ++i)
+            QCOMPARE(reportJson(together[i]).dump(),
+                     reportJson(check(s, specs[i].name, specs[i].params)).dump());
     }
 
     void sweepsReportTheSameOnOneThreadAndOnTwo_data() {
@@ -407,7 +428,7 @@ private slots:
         const Scenario s = loadScenario("builtin:window-three-layers");
         const PropertyCheck* c = findPropertyCheck("locality");
         QVERIFY_THROWS_EXCEPTION(CancelledError,
-                                 c->run({s, json::object(), 0, [] { return true; }}));
+                                 c->run({s, json::object(), 0, [] { return true; }, {}}));
     }
 };
 

@@ -106,7 +106,7 @@ public:
     template <class T>
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const SuffixSweep<T> sweep = sweepSuffixes(setup, request);
         ReportBuilder report(name());
         report.checked({{"perturbed_suffixes", std::max(0, s.n() - 1)}});

@@ -214,7 +214,7 @@ public:
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const long samples = integerParam(request, "samples", 32, 0, 100000);
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const Comparer<T> c(setup, pooled_);
         const int n = s.n();
         const Matrix<T> fx = setup.output(setup.tokens);
