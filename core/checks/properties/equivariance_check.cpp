@@ -100,12 +100,20 @@ std::vector<int> without(const std::vector<int>& keep, std::size_t at, std::size
     return fewer;
 }
 
-// Drops runs of `chunk` tokens of `keep` (halving the run length when none can go) while some
-// transposition still fails on the rest, until two tokens remain or kRunsTried sets were tried.
+// Drops runs of tokens from `keep` while some transposition (`tau`) still fails on the rest: first
+// all but its first two (where positions or a mask break the property, two tokens show it), then
+// halves, quarters, ... (the run length halves when none can go), until two tokens remain or
+// kRunsTried sets were tried. Leaves `keep` and `tau` as they are when no set fails.
 template <class T>
 void dropRuns(const Comparer<T>& c, const Matrix<T>& tokens, const CheckRequest& request,
               std::vector<int>& keep, std::optional<Permutation>& tau) {
-    int tried = 0;
+    const std::vector<int> two = {keep[0], keep[1]};
+    if (auto t = failingTransposition(c, rowsOf(tokens, two), request, 1)) {
+        keep = two;
+        tau = t;
+        return;
+    }
+    int tried = 1;
     const auto going = [&] { return keep.size() > 2 && tried < kRunsTried; };
     for (std::size_t chunk = keep.size() / 2; chunk >= 1 && going();) {
         bool removed = false;
@@ -144,11 +152,11 @@ std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens, con
                               const CheckRequest& request, bool pooled) {
     std::vector<int> keep(static_cast<std::size_t>(tokens.rows()));
     std::iota(keep.begin(), keep.end(), 0);
-    auto tau = failingTransposition(c, tokens, request, kTranspositionsTried, &fx);
+    std::optional<Permutation> tau;
+    if (keep.size() > kGreedyTokens) dropRuns(c, tokens, request, keep, tau);
+    if (!tau) tau = failingTransposition(c, tokens, request, kTranspositionsTried, &fx);
     if (!tau) return {}; // only a longer cycle breaks it: nothing smaller to show
-    if (keep.size() > kGreedyTokens)
-        dropRuns(c, tokens, request, keep, tau);
-    else { // greedily drop tokens while some transposition still fails
+    if (tokens.rows() <= long(kGreedyTokens)) { // drop single tokens while a transposition fails
         for (bool removed = true; removed && keep.size() > 2;) {
             removed = false;
             for (std::size_t k = 0; k < keep.size(); ++k) {
