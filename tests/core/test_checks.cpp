@@ -103,7 +103,8 @@ private slots:
         QVERIFY2(QString::fromStdString(r.explanation).contains(cause), r.explanation.c_str());
         QVERIFY(r.shrunkWitness.has_value());
         QCOMPARE(r.shrunkWitness->json()["transposition"].size(), std::size_t(2));
-        QVERIFY(r.shrunkWitness->json()["n"].get<int>() <= r.witness->json()["permutation"].size());
+        QVERIFY(r.shrunkWitness->json()["n"].get<std::size_t>() <=
+                r.witness->json()["permutation"].size());
     }
 
     // Layers that share a mask are named once, in runs: not one clause per layer.
@@ -201,6 +202,8 @@ private slots:
         QCOMPARE(r.verdict, causal ? Verdict::Holds : Verdict::Fails);
         QCOMPARE(r.checked["perturbed_suffixes"], json(39));
         if (causal) return;
+        QVERIFY2(r.explanation == "layers 0–1 (all) let a query see later tokens",
+                 r.explanation.c_str()); // named once for both layers
         QVERIFY(r.witness);
         QVERIFY(r.witness->json()["input_token"].get<int>() >
                 r.witness->json()["output_row"].get<int>());
