@@ -4,6 +4,7 @@
 
 #include "core/base/error.h"
 #include "core/base/find_by_name.h"
+#include "core/checks/model_cache.h"
 #include "core/checks/properties/all_true_mask_check.h"
 #include "core/checks/properties/batch_invariance_check.h"
 #include "core/checks/properties/causality_check.h"
@@ -81,14 +82,16 @@ CheckSpec parseCheckArgument(const std::string& text) {
 
 std::vector<PropertyReport> runChecks(const Scenario& scenario,
                                       const std::vector<CheckSpec>& checks, std::uint64_t seed,
-                                      const std::function<bool()>& cancelled) {
+                                      const std::function<bool()>& cancelled,
+                                      std::shared_ptr<ModelCache> models) {
+    if (!models) models = std::make_shared<ModelCache>(scenario);
     std::vector<PropertyReport> reports;
     for (const CheckSpec& spec : checks) {
         const PropertyCheck* check = findPropertyCheck(spec.name);
         if (!check)
             throw InputError("unknown property '" + spec.name + "' (see attnlab-cli check --help)");
         try {
-            reports.push_back(check->run({scenario, spec.params, seed, cancelled}));
+            reports.push_back(check->run({scenario, spec.params, seed, cancelled, models}));
         } catch (const InputError& e) {
             throw InputError("property " + spec.name + ": " + e.what());
         }

@@ -22,9 +22,12 @@ std::string propertySection(const std::string& name);
 
 /// Runs the scenario's own checks (or `names` when non-empty, each "name" or
 /// "name:key=value,...") and returns the reports in order. Throws InputError for unknown names.
+/// The checks share the scenario's models: those of `models` when given (a caller running
+/// checks one call at a time), else a cache made for this call.
 std::vector<PropertyReport> runChecks(const Scenario& scenario,
                                       const std::vector<CheckSpec>& checks, std::uint64_t seed,
-                                      const std::function<bool()>& cancelled = {});
+                                      const std::function<bool()>& cancelled = {},
+                                      std::shared_ptr<ModelCache> models = {});
 
 /// Parses "name" or "name:key=value,key=value" (values are JSON, or strings when not JSON).
 CheckSpec parseCheckArgument(const std::string& text);

@@ -2,6 +2,7 @@
 #include "core/checks/check_support.h"
 
 #include "core/base/error.h"
+#include "core/checks/layer_causes.h"
 
 namespace attnlab {
 
@@ -19,29 +20,36 @@ void pollCancel(const CheckRequest& request) {
     if (request.cancelled && request.cancelled()) throw CancelledError();
 }
 
+namespace {
+std::string fixedMask(const std::string& layers, bool several, const std::string& mask) {
+    return several
+               ? "the masks of layers " + layers + " (" + mask + ") are fixed, not conjugated by σ"
+               : "layer " + layers + "'s mask " + mask + " is fixed, not conjugated by σ";
+}
+} // namespace
+
 std::string equivarianceBreakers(const Scenario& s) {
-    std::vector<std::string> causes;
+    LayerCauses causes;
     const PositionalSpec& pos = s.model.positional;
     if (pos.isAbsolute())
-        causes.push_back("absolute positional features (" + pos.describe() +
-                         ") are added before layer 0");
+        causes.add("absolute positional features (" + pos.describe() +
+                   ") are added before layer 0");
     if (pos.isRelative())
-        causes.push_back("relative positions (" + pos.describe() + ") act inside every layer");
+        causes.add("relative positions (" + pos.describe() + ") act inside every layer");
     for (std::size_t i = 0; i < s.model.layers.size(); ++i) {
         const LayerSpec& layer = s.model.layers[i];
         const std::string at = "layer " + std::to_string(i);
         if (layer.mixer.kind == MixerSpec::Kind::Ssm) {
             if (!layer.mixer.bidirectional)
-                causes.push_back(at + ": the causal ssm scan weighs tokens by position");
+                causes.add(at + ": the causal ssm scan weighs tokens by position");
             else if (layer.mixer.a != 1)
-                causes.push_back(at + ": ssm decay a = " + rationalText(layer.mixer.a) +
-                                 " ≠ 1 weighs tokens by distance");
+                causes.add(at + ": ssm decay a = " + rationalText(layer.mixer.a) +
+                           " ≠ 1 weighs tokens by distance");
         } else if (!layer.mask.isAll()) {
-            causes.push_back(at + "'s mask " + layer.mask.describe() +
-                             " is fixed, not conjugated by σ");
+            causes.addLayer(i, layer.mask.describe(), fixedMask);
         }
     }
-    return joinedCauses(causes);
+    return causes.joined();
 }
 
 } // namespace attnlab

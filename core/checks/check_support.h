@@ -7,6 +7,7 @@
 #include "core/base/parallel.h"
 #include "core/base/precision_dispatch.h"
 #include "core/checks/comparison.h"
+#include "core/checks/model_cache.h"
 #include "core/checks/property_check.h"
 #include "core/checks/report_builder.h"
 #include "core/model/model.h"
@@ -34,16 +35,29 @@ void forEachItem(const CheckRequest& request, long count, double work, Body&& bo
         work);
 }
 
+/// The scenario's model in scalar type T: the one shared through request.models when it serves
+/// this scenario, else built for this check alone.
+template <class T>
+std::shared_ptr<const Model<T>> scenarioModel(const CheckRequest& request) {
+    const Scenario& s = request.scenario;
+    if (request.models && request.models->serves(s)) return request.models->model<T>();
+    return std::make_shared<const Model<T>>(s.model, s.d(), s.backend);
+}
+
 template <class T>
 struct CheckSetup {
-    Model<T> model;
+    std::shared_ptr<const Model<T>> shared;
+    const Model<T>& model;
     Matrix<T> tokens;
     long depth; // accumulation length behind the float tolerance: (n + width) per layer
     BackendChoice backend;
 
-    explicit CheckSetup(const Scenario& s)
-        : model(s.model, s.d(), s.backend), tokens(s.tokens.materialize<T>()),
-          depth(long(s.n() + s.d()) * long(s.model.layers.size())), backend(s.backend) {}
+    explicit CheckSetup(const CheckRequest& request)
+        : shared(scenarioModel<T>(request)), model(*shared),
+          tokens(request.scenario.tokens.materialize<T>()),
+          depth(long(request.scenario.n() + request.scenario.d()) *
+                long(request.scenario.model.layers.size())),
+          backend(request.scenario.backend) {}
 
     Matrix<T> output(const Matrix<T>& x) const { return model.forward(x, Maps::Drop).output; }
     /// The first `rows` rows of f(x), computing no more of the last layer than they need.

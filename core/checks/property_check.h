@@ -15,6 +15,8 @@
 
 namespace attnlab {
 
+class ModelCache;
+
 /// What a check is asked: the scenario, the parameters given for it (cli.md), the sampling seed.
 struct CheckRequest {
     const Scenario& scenario;
@@ -22,6 +24,9 @@ struct CheckRequest {
     std::uint64_t seed = 0;
     /// Polled between units of work; returning true abandons the check (throws CancelledError).
     std::function<bool()> cancelled;
+    /// The scenario's models shared with the checks run with this one (model_cache.h); none:
+    /// the check builds its own.
+    std::shared_ptr<ModelCache> models;
 };
 
 struct CancelledError : std::runtime_error {

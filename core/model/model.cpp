@@ -4,6 +4,7 @@
 #include "core/backend/registry.h"
 #include "core/base/error.h"
 #include "core/model/parallel_products.h"
+#include "core/model/row_reach.h"
 
 namespace attnlab {
 
@@ -142,6 +143,8 @@ ForwardRecord<T> Model<T>::record(const Matrix<T>& tokens) const {
     how.outputRows = int(tokens.rows()); // every row, in forwardFrom's query blocks
     ForwardRecord<T> kept;
     kept.output = std::move(run({tokens}, Maps::Drop, how, &kept, nullptr).front().output);
+    for (const LayerSpec& layer : spec_.layers)
+        kept.reaches.push_back(prefixReach(layer.mask, int(tokens.rows())));
     return kept;
 }
 
@@ -150,13 +153,17 @@ Matrix<T> Model<T>::forwardFrom(const ForwardRecord<T>& base, const Matrix<T>& t
                                 int rows) const {
     Evaluation how;
     how.outputRows = rows;
-    return run({tokens}, Maps::Drop, how, nullptr, &base).front().output.topRows(rows);
+    const bool fits = base.reaches.size() == spec_.layers.size() && !base.reaches.empty() &&
+                      base.reaches.front().size() == std::size_t(tokens.rows());
+    const Reuse from{base, fits ? neededInputRows(base.reaches, rows)
+                                : std::vector<int>(spec_.layers.size() + 1, int(tokens.rows()))};
+    return run({tokens}, Maps::Drop, how, nullptr, &from).front().output.topRows(rows);
 }
 
 template <class T>
 std::vector<Trace<T>> Model<T>::run(const std::vector<Matrix<T>>& batch, Maps maps,
                                     const Evaluation& how, ForwardRecord<T>* keep,
-                                    const ForwardRecord<T>* from) const {
+                                    const Reuse* from) const {
     const long offset = spec_.positional.offset + how.extraOffset;
     PositionalSpec positional = spec_.positional;
     positional.offset = offset;
@@ -174,6 +181,7 @@ std::vector<Trace<T>> Model<T>::run(const std::vector<Matrix<T>>& batch, Maps ma
     }
     for (std::size_t i = 0; i < spec_.layers.size(); ++i)
         xs = applyLayer(i, xs, traces, maps, offset, how, keep, from);
+    if (keep) keep->last = xs.front();
     for (std::size_t b = 0; b < batch.size(); ++b)
         traces[b].output = finalNorm_ ? finalNorm_->apply(xs[b]) : std::move(xs[b]);
     return traces;
@@ -196,6 +204,13 @@ Matrix<T> stackRows(const std::vector<Matrix<T>>& xs) {
     return out;
 }
 
+// Whether the first `rows` rows of x are those of `was` bit for bit (NaN counts as changed).
+template <class T>
+bool sameFirstRows(const Matrix<T>& x, const Matrix<T>& was, int rows) {
+    if (x.rows() != was.rows() || x.cols() != was.cols()) return false;
+    return (x.topRows(rows).array() == was.topRows(rows).array()).all();
+}
+
 // Which rows of x differ from those of `was`, a matrix of the same shape (NaN counts as changed).
 template <class T>
 std::vector<bool> changedRows(const Matrix<T>& x, const Matrix<T>& was) {
@@ -211,11 +226,19 @@ template <class T>
 std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector<Matrix<T>>& xs,
                                             std::vector<Trace<T>>& traces, Maps maps, long offset,
                                             const Evaluation& how, ForwardRecord<T>* keep,
-                                            const ForwardRecord<T>* from) const {
+                                            const Reuse* from) const {
     const LayerSpec& layer = spec_.layers[index];
     const Weights& w = weights_[index];
     const Matrix<T> x = stackRows(xs);
     if (keep) keep->inputs.push_back(x);
+    // Every input row the wanted output rows can read is the record's: so are those rows (each
+    // row's arithmetic reads only them, over matrices of the same shape).
+    if (from && xs.size() == 1 &&
+        sameFirstRows(x, from->record.inputs.at(index), from->needed.at(index))) {
+        traces.front().layers.push_back({});
+        traces.front().layers.back().output = from->record.layerOutput(index);
+        return {traces.front().layers.back().output};
+    }
     const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
     Matrix<T> h = preNorm && w.attentionNorm ? w.attentionNorm->apply(x) : x;
     if (w.ffn)
@@ -251,10 +274,11 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         if (wholeLayer) {
             const bool last = index + 1 == spec_.layers.size();
             std::optional<LayerReuse<T>> reuse;
-            const Matrix<T>* recorded = from ? &from->inputs.at(index) : nullptr;
+            const Matrix<T>* recorded = from ? &from->record.inputs.at(index) : nullptr;
             if (recorded && xs.size() == 1 && recorded->rows() == x.rows() &&
                 recorded->cols() == x.cols()) // else everything is computed afresh
-                reuse.emplace(LayerReuse<T>{from->attention.at(index), changedRows(x, *recorded)});
+                reuse.emplace(
+                    LayerReuse<T>{from->record.attention.at(index), changedRows(x, *recorded)});
             const Matrix<T> qs = q.middleRows(start, n), ks = k.middleRows(start, n),
                             vs = v.middleRows(start, n);
             LayerResult<T> r = wholeLayer->attendLayer(LayerTask<T>{

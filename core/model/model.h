@@ -33,11 +33,17 @@ struct Evaluation {
 };
 
 /// A forward pass kept for sweeps that change a few token rows at a time (Model::forwardFrom):
-/// every layer's input and its heads' concatenated attention output, and f(X).
+/// every layer's input and its heads' concatenated attention output, the last layer's output
+/// (before the final norm), f(X), and each layer's prefixReach (row_reach.h) over its rows.
 template <class T>
 struct ForwardRecord {
     std::vector<Matrix<T>> inputs, attention;
-    Matrix<T> output;
+    Matrix<T> last, output;
+    std::vector<std::vector<int>> reaches;
+    /// Layer `index`'s output: the next layer's input, or `last`.
+    const Matrix<T>& layerOutput(std::size_t index) const {
+        return index + 1 < inputs.size() ? inputs[index + 1] : last;
+    }
 };
 
 /// A layer's weights materialised in scalar type T (wk and wv have the key/value heads' columns
@@ -76,9 +82,11 @@ public:
     /// f(tokens), kept for forwardFrom; its last layer is blocked as forwardFrom's is.
     ForwardRecord<T> record(const Matrix<T>& tokens) const;
     /// The first `rows` rows of f(tokens), for tokens as long as the recorded ones that differ
-    /// from them in a few rows (perturbation sweeps): each layer computes its projections again
-    /// but, of its attention, only the query blocks whose query rows or read keys changed; the
-    /// others are the record's, bit for bit what they would be. Requires reusesBlocks().
+    /// from them in a few rows (perturbation sweeps). A layer none of whose input rows that the
+    /// wanted rows can read (row_reach.h) changed gives the record's output; the others are
+    /// computed whole, but of their attention only the query blocks whose query rows or read
+    /// keys changed. The kept parts are the record's, bit for bit what they would be (rows past
+    /// the wanted ones are unspecified). Requires reusesBlocks().
     Matrix<T> forwardFrom(const ForwardRecord<T>& base, const Matrix<T>& tokens, int rows) const;
 
     const ModelSpec& spec() const { return spec_; }
@@ -98,13 +106,19 @@ public:
 
 private:
     using Weights = LayerWeights<T>;
-    /// forwardBatch, keeping what a record holds in `keep` or reusing the blocks of `from`.
+    /// A record to take from, and how many first input rows of each layer the wanted output
+    /// rows can read (neededInputRows).
+    struct Reuse {
+        const ForwardRecord<T>& record;
+        std::vector<int> needed;
+    };
+    /// forwardBatch, keeping what a record holds in `keep` or reusing from `from`.
     std::vector<Trace<T>> run(const std::vector<Matrix<T>>& batch, Maps maps, const Evaluation& how,
-                              ForwardRecord<T>* keep, const ForwardRecord<T>* from) const;
+                              ForwardRecord<T>* keep, const Reuse* from) const;
     std::vector<Matrix<T>> applyLayer(std::size_t index, const std::vector<Matrix<T>>& xs,
                                       std::vector<Trace<T>>& traces, Maps maps, long offset,
                                       const Evaluation& how, ForwardRecord<T>* keep,
-                                      const ForwardRecord<T>* from) const;
+                                      const Reuse* from) const;
 
     ModelSpec spec_;
     int d_;

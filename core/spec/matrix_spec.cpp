@@ -100,8 +100,7 @@ Matrix<T> pickColumns(const RowMajorMatrix<T>& m, const std::vector<long long>& 
         const Eigen::Index height = std::min(band, m.rows() - r);
         for (Eigen::Index j = 0; j < cols; ++j)
             out.col(j).segment(r, height) =
-                m.col(picked.empty() ? j : Eigen::Index(picked[std::size_t(j)]))
-                    .segment(r, height);
+                m.col(picked.empty() ? j : Eigen::Index(picked[std::size_t(j)])).segment(r, height);
     }
     return out;
 }

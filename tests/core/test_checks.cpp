@@ -2,6 +2,8 @@
 // fails, asserting the verdict, the exact deviation and the witness.
 #include "core/base/error.h"
 #include "core/checks/check_registry.h"
+#include "core/checks/model_cache.h"
+#include "core/fixture_block_model.h"
 #include "core/io/scenario_reader.h"
 
 #include <QtTest>
@@ -17,7 +19,7 @@ namespace {
 PropertyReport check(const Scenario& s, const std::string& name, json params = json::object()) {
     const PropertyCheck* c = findPropertyCheck(name);
     if (!c) throw std::runtime_error("no check " + name);
-    return c->run({s, std::move(params), 0, {}});
+    return c->run({s, std::move(params), 0, {}, {}});
 }
 PropertyReport checkPreset(const std::string& preset, const std::string& name,
                            json params = json::object()) {
@@ -50,7 +52,8 @@ private slots:
         QCOMPARE(r.witness->json()["transformed_then_model"], json("1"));
         QCOMPARE(r.witness->json()["model_then_transformed"], json("14/9"));
         QCOMPARE(r.checked["exhaustive"], json(true));
-        QCOMPARE(r.checked["permutations"], json(2)); // the scenario's swap, then all of S_2 but id
+        QCOMPARE(r.checked["planned"], json(2));      // the scenario's swap, then all of S_2 but id
+        QCOMPARE(r.checked["permutations"], json(1)); // the first fails: the rest is not needed
         QVERIFY(QString::fromStdString(r.explanation).contains("polynomial"));
         QCOMPARE(r.shrunkWitness->json()["transposition"], json({0, 1}));
         QCOMPARE(r.shrunkWitness->json()["n"], json(2));
@@ -100,15 +103,31 @@ private slots:
         QVERIFY2(QString::fromStdString(r.explanation).contains(cause), r.explanation.c_str());
         QVERIFY(r.shrunkWitness.has_value());
         QCOMPARE(r.shrunkWitness->json()["transposition"].size(), std::size_t(2));
-        QVERIFY(r.shrunkWitness->json()["n"].get<int>() <= r.witness->json()["permutation"].size());
+        QVERIFY(r.shrunkWitness->json()["n"].get<std::size_t>() <=
+                r.witness->json()["permutation"].size());
+    }
+
+    // Layers that share a mask are named once, in runs: not one clause per layer.
+    void equivarianceNamesLayersOfOneMaskOnce() {
+        Scenario s = loadScenario("builtin:causal-model");
+        s.model.layers = {s.model.layers.front(), s.model.layers.front(), s.model.layers.front()};
+        s.model.layers[1].mask = MaskSpec::window(1);
+        const std::string why = check(s, "permutation-equivariance").explanation;
+        QVERIFY2(why.find("the masks of layers 0, 2 (causal) are fixed, not conjugated by σ; "
+                          "layer 1's mask window(1) is fixed") != std::string::npos,
+                 why.c_str());
+        s.model.layers[1].mask = MaskSpec::causal();
+        const std::string one = check(s, "permutation-equivariance").explanation;
+        QVERIFY2(one.find("the masks of layers 0–2 (causal)") != std::string::npos, one.c_str());
     }
 
     void samplingWhenNFactorialExceedsTheBudget() {
         const Scenario s = loadScenario("builtin:window-three-layers"); // n = 10
         const PropertyReport r = check(s, "permutation-equivariance", {{"samples", 5}});
         QCOMPARE(r.checked["exhaustive"], json(false));
-        QCOMPARE(r.checked["permutations"], json(5));
-        QCOMPARE(r.verdict, Verdict::Fails); // window masks are not conjugation-invariant
+        QCOMPARE(r.checked["planned"], json(5));
+        QCOMPARE(r.checked["permutations"], json(1)); // the first σ drawn already fails
+        QCOMPARE(r.verdict, Verdict::Fails);          // window masks are not conjugation-invariant
     }
 
     void localityRadiusIsLTimesR_data() {
@@ -165,6 +184,51 @@ private slots:
         QCOMPARE(r.checked["blocked_weights_nonzero"], json(0));
     }
 
+    // Blocks as checkpoints have them (norms, MLP, biases, GQA): the causality sweep takes
+    // every layer below a perturbed suffix from its record, and still finds a later token when
+    // the mask lets a query see one.
+    void causalityOfNormMlpBlocks_data() {
+        QTest::addColumn<bool>("causal");
+        QTest::newRow("causal") << true;
+        QTest::newRow("all") << false;
+    }
+    void causalityOfNormMlpBlocks() {
+        QFETCH(bool, causal);
+        Scenario s;
+        s.precision = Precision::Float32;
+        s.tokens = TokenSpec::random(40, 8, 3);
+        s.model = normMlpGqaModel(causal ? MaskSpec::causal() : MaskSpec::all());
+        const PropertyReport r = check(s, "causality");
+        QCOMPARE(r.verdict, causal ? Verdict::Holds : Verdict::Fails);
+        QCOMPARE(r.checked["perturbed_suffixes"], json(39));
+        if (causal) return;
+        QVERIFY2(r.explanation == "layers 0–1 (all) let a query see later tokens",
+                 r.explanation.c_str()); // named once for both layers
+        QVERIFY(r.witness);
+        QVERIFY(r.witness->json()["input_token"].get<int>() >
+                r.witness->json()["output_row"].get<int>());
+    }
+
+    // The checks run together share one model per scenario and precision; each reports what it
+    // reports alone.
+    void checksRunTogetherShareOneModel() {
+        const Scenario s = loadScenario("builtin:causal-model");
+        ModelCache models(s);
+        QVERIFY(models.serves(s));
+        QVERIFY(!models.serves(Scenario(s)));
+        QCOMPARE(models.model<double>().get(), models.model<double>().get());
+        QVERIFY(models.model<float>().get() != nullptr);
+        const std::vector<CheckSpec> specs = {{"causality", json::object()},
+                                              {"permutation-equivariance", json::object()},
+                                              {"row-sums", json::object()},
+                                              {"batch-invariance", json::object()}};
+        const std::vector<PropertyReport> together = runChecks(s, specs, 0);
+        QCOMPARE(together.size(), specs.size());
+        for (std::size_t i = 0; i < specs.size(); ++i)
+            QCOMPARE(reportJson(together[i]).dump(),
+                     reportJson(check(s, specs[i].name, specs[i].params)).dump());
+    }
+
     void sweepsReportTheSameOnOneThreadAndOnTwo_data() {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("property");
@@ -178,6 +242,8 @@ private slots:
                                 << "tiling";
         QTest::newRow("gradient") << "flash-tiling-float32"
                                   << "gradient";
+        QTest::newRow("equivariance: stops, shrinks") << "causal-model"
+                                                      << "permutation-equivariance";
     }
     void sweepsReportTheSameOnOneThreadAndOnTwo() {
         // At n = 512 each of these sweeps is above kernels::kParallelWork, so its forwards are
@@ -199,6 +265,10 @@ private slots:
         const json threaded = reportJson(check(s, property.toStdString()));
         omp_set_num_threads(threads);
         QCOMPARE(threaded.dump(), serial.dump());
+        if (property == "permutation-equivariance") { // σ in rounds of one, then of two
+            QCOMPARE(serial["checked"]["permutations"], json(1));
+            QVERIFY(serial["shrunk_witness"]["n"].get<int>() < 512);
+        }
         if (property == "causality") {
             QCOMPARE(serial["checked"]["perturbed_suffixes"], json(511));
             if (preset == "sliding-window") { // the witness pair names a later token
@@ -361,7 +431,7 @@ private slots:
         const Scenario s = loadScenario("builtin:window-three-layers");
         const PropertyCheck* c = findPropertyCheck("locality");
         QVERIFY_THROWS_EXCEPTION(CancelledError,
-                                 c->run({s, json::object(), 0, [] { return true; }}));
+                                 c->run({s, json::object(), 0, [] { return true; }, {}}));
     }
 };
 

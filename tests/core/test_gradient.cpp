@@ -95,7 +95,7 @@ Scenario scenarioOf(ModelSpec model, Precision precision, int n, int d) {
 }
 
 PropertyReport runCheck(const PropertyCheck& check, const Scenario& s, int samples = 3) {
-    CheckRequest request{s, {{"samples", samples}}, 5, {}};
+    CheckRequest request{s, {{"samples", samples}}, 5, {}, {}};
     return check.run(request);
 }
 
@@ -427,9 +427,9 @@ void TestGradient::checkRefusesBadParameters() {
     const Scenario s = scenarioOf(spec, Precision::Float64, 3, 2);
     const auto check = makeGradientCheck();
     QVERIFY_THROWS_EXCEPTION(InputError, runCheck(*check, s, 0));
-    CheckRequest unknown{s, {{"tile", 2}}, 0, {}};
+    CheckRequest unknown{s, {{"tile", 2}}, 0, {}, {}};
     QVERIFY_THROWS_EXCEPTION(InputError, check->run(unknown));
-    CheckRequest cancelled{s, {}, 0, [] { return true; }};
+    CheckRequest cancelled{s, {}, 0, [] { return true; }, {}};
     QVERIFY_THROWS_EXCEPTION(CancelledError, check->run(cancelled));
 }
 

@@ -7,7 +7,9 @@
 #include "core/backend/cpu/kernel_dispatch.h"
 #include "core/backend/cpu/pooled_map.h"
 #include "core/base/error.h"
+#include "core/fixture_block_model.h"
 #include "core/model/model.h"
+#include "core/model/row_reach.h"
 #include "core/spec/block_classification.h"
 #include "core/spec/matrix_spec.h"
 
@@ -414,6 +416,33 @@ private slots:
         window.mask = MaskSpec::window(2);
         raw.layers = {window, window};
         compareForwardFrom<float>(raw, 130, "raw, window(2) twice");
+        if (QTest::currentTestFailed()) return;
+
+        // Norms, MLP, biases, GQA: causal (every layer taken from the record while the changed
+        // rows are past the wanted ones), a causal window, and all (every layer computed).
+        compareForwardFrom<float>(normMlpGqaModel(MaskSpec::causal()), 140, "block, causal");
+        if (QTest::currentTestFailed()) return;
+        compareForwardFrom<double>(normMlpGqaModel(MaskSpec::causalWindow(5)), 90,
+                                   "block, causal window(5)");
+        if (QTest::currentTestFailed()) return;
+        compareForwardFrom<float>(normMlpGqaModel(MaskSpec::all()), 100, "block, all");
+    }
+
+    // The input rows the first output rows read, layer by layer: a causal layer reads no row
+    // past them, a window(2) layer two more, an all layer every row.
+    void neededInputRowsFollowTheMasks() {
+        const int n = 20;
+        const std::vector<int> causal = prefixReach(MaskSpec::causal(), n);
+        QCOMPARE(causal[0], 1);
+        QCOMPARE(causal[n - 1], n);
+        const std::vector<int> window = prefixReach(MaskSpec::window(2), n);
+        QCOMPARE(window[4], 7);
+        QCOMPARE(window[n - 1], n);
+        QCOMPARE(prefixReach(MaskSpec::all(), n)[0], n);
+        QCOMPARE(neededInputRows({causal, causal}, 5), (std::vector<int>{5, 5, 5}));
+        QCOMPARE(neededInputRows({window, causal, window}, 5), (std::vector<int>{9, 7, 7, 5}));
+        QCOMPARE(neededInputRows({prefixReach(MaskSpec::all(), n), causal}, 3),
+                 (std::vector<int>{n, 3, 3}));
     }
 };
 

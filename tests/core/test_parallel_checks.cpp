@@ -21,7 +21,7 @@ PropertyReport check(const Scenario& s, const std::string& name, json params = j
                      std::uint64_t seed = 0) {
     const PropertyCheck* c = findPropertyCheck(name);
     if (!c) throw std::runtime_error("no check " + name);
-    return c->run({s, std::move(params), seed, {}});
+    return c->run({s, std::move(params), seed, {}, {}});
 }
 Scenario preset(const std::string& name) {
     return loadScenario("builtin:" + name);

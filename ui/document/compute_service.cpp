@@ -2,6 +2,7 @@
 #include "ui/document/compute_service.h"
 
 #include "core/checks/check_registry.h"
+#include "core/checks/model_cache.h"
 
 #include <QMetaObject>
 
@@ -96,9 +97,11 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
     post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
     const auto stop = [&] { return cancelled->load() || generation != generation_; };
     bool wasCancelled = false;
+    // One model for all of them: reading a checkpoint's weights once, not once per check.
+    const auto models = std::make_shared<ModelCache>(state.scenario);
     for (std::size_t i = 0; i < automatic && !wasCancelled; ++i) {
         try {
-            auto reports = runChecks(state.scenario, {checks[i]}, 0, stop);
+            auto reports = runChecks(state.scenario, {checks[i]}, 0, stop, models);
             post(generation,
                  [this, i, report = reports.front()] { emit checkReady(int(i), report); });
         } catch (const CancelledError&) {

@@ -55,7 +55,7 @@ public:
     template <class T>
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         Evaluation unmasked;
         unmasked.unmasked = true;
         const std::vector<Matrix<T>> outputs = {

@@ -41,7 +41,8 @@ public:
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
-        const Model<T> model(s.model, s.d(), s.backend);
+        const auto shared = scenarioModel<T>(request); // shared with the other checks
+        const Model<T>& model = *shared;
         std::vector<Matrix<T>> alone;
         for (std::size_t b = 0; b < batch.sequences.size(); ++b)
             alone.push_back(batch.outputs(model, {}, {b}).front());

@@ -3,6 +3,7 @@
 // to name the witness pair. Blocked entries must carry weight exactly 0.
 #include "core/checks/properties/causality_check.h"
 
+#include "core/checks/layer_causes.h"
 #include "core/checks/properties/dependency_measurement.h"
 
 namespace attnlab {
@@ -52,8 +53,13 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
 // query see later tokens (properties.md §2.4).
 struct BlockedWeights {
     long nonzero = 0;
-    std::vector<std::string> open;
+    LayerCauses open;
 };
+
+std::string seesLaterTokens(const std::string& layers, bool several, const std::string& what) {
+    return several ? "layers " + layers + " (" + what + ") let a query see later tokens"
+                   : "layer " + layers + " (" + what + ") lets a query see later tokens";
+}
 
 template <class T>
 BlockedWeights blockedWeights(const CheckSetup<T>& setup, const Scenario& s) {
@@ -69,9 +75,8 @@ BlockedWeights blockedWeights(const CheckSetup<T>& setup, const Scenario& s) {
         for (Eigen::Index i = 0; i < mask.rows(); ++i)
             future = future || mask.row(i).tail(mask.cols() - i - 1).any();
         if (future)
-            found.open.push_back("layer " + std::to_string(l) + " (" +
-                                 (ssm ? layer.mixer.describe() : layer.mask.describe()) +
-                                 ") lets a query see later tokens");
+            found.open.addLayer(l, ssm ? layer.mixer.describe() : layer.mask.describe(),
+                                seesLaterTokens);
     }
     return found;
 }
@@ -106,7 +111,7 @@ public:
     template <class T>
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const SuffixSweep<T> sweep = sweepSuffixes(setup, request);
         ReportBuilder report(name());
         report.checked({{"perturbed_suffixes", std::max(0, s.n() - 1)}});
@@ -116,7 +121,7 @@ public:
         const BlockedWeights blocked = blockedWeights(setup, s);
         if (blocked.nonzero > 0) report.fail();
         report.checked("blocked_weights_nonzero", blocked.nonzero);
-        const std::string why = joinedCauses(blocked.open);
+        const std::string why = blocked.open.joined();
         if (report.fails())
             report.explain(why.empty() ? "an output depends on a later token" : why);
         else

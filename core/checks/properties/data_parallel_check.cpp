@@ -128,7 +128,8 @@ public:
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
-        const Model<T> model(s.model, s.d(), s.backend);
+        const auto shared = scenarioModel<T>(request); // shared with the other checks
+        const Model<T>& model = *shared;
         const std::size_t size = batch.sequences.size();
         const Workers<T> evaluation(request, batch, model);
         const auto [all, workers] = wholeAndHalves(size);

@@ -61,24 +61,75 @@ Matrix<T> rowsOf(const Matrix<T>& x, const std::vector<int>& keep) {
     return out;
 }
 
-// The first transposition (nearest pairs first) that breaks the property on x, if any.
+// How many transpositions the shrinker tries on one set of tokens (each is one forward): every
+// pair of 10 tokens, the nearest pairs of more.
+constexpr int kTranspositionsTried = 45;
+// Up to this many tokens the shrinker drops single tokens greedily; of more it drops runs of
+// them: halves, quarters, ... (at most kRunsTried sets of tokens, kRunTranspositions nearest
+// pairs on each), a few forwards each.
+constexpr std::size_t kGreedyTokens = 10;
+constexpr int kRunsTried = 24, kRunTranspositions = 4;
+
+// The first transposition (nearest pairs first, at most `tries`) that breaks the property on x,
+// if any; `known` is f(x) when already computed.
 template <class T>
-std::optional<Permutation> failingTransposition(const Comparer<T>& c, const Matrix<T>& x,
-                                                const CheckRequest& request) {
+std::optional<Permutation>
+failingTransposition(const Comparer<T>& c, const Matrix<T>& x, const CheckRequest& request,
+                     int tries = kTranspositionsTried, const Matrix<T>* known = nullptr) {
     const int m = static_cast<int>(x.rows());
     Matrix<T> fx;
     try {
-        fx = c.output(x);
+        fx = known ? *known : c.output(x);
     } catch (const InputError&) {
         return std::nullopt; // the model does not apply to this many tokens (e.g. custom mask)
     }
+    int tried = 0;
     for (int gap = 1; gap < m; ++gap)
-        for (int i = 0; i + gap < m; ++i) {
+        for (int i = 0; i + gap < m && tried < tries; ++i, ++tried) {
             pollCancel(request);
             const Permutation tau = Permutation::transposition(m, i, i + gap);
             if (c.fails(c.compare(tau, x, fx))) return tau;
         }
     return std::nullopt;
+}
+
+// `keep` without its entries [at, at + count).
+std::vector<int> without(const std::vector<int>& keep, std::size_t at, std::size_t count) {
+    std::vector<int> fewer(keep.begin(), keep.begin() + long(at));
+    fewer.insert(fewer.end(), keep.begin() + long(std::min(keep.size(), at + count)), keep.end());
+    return fewer;
+}
+
+// Drops runs of tokens from `keep` while some transposition (`tau`) still fails on the rest: first
+// all but its first two (where positions or a mask break the property, two tokens show it), then
+// halves, quarters, ... (the run length halves when none can go), until two tokens remain or
+// kRunsTried sets were tried. Leaves `keep` and `tau` as they are when no set fails.
+template <class T>
+void dropRuns(const Comparer<T>& c, const Matrix<T>& tokens, const CheckRequest& request,
+              std::vector<int>& keep, std::optional<Permutation>& tau) {
+    const std::vector<int> two = {keep[0], keep[1]};
+    if (auto t = failingTransposition(c, rowsOf(tokens, two), request, 1)) {
+        keep = two;
+        tau = t;
+        return;
+    }
+    int tried = 1;
+    const auto going = [&] { return keep.size() > 2 && tried < kRunsTried; };
+    for (std::size_t chunk = keep.size() / 2; chunk >= 1 && going();) {
+        bool removed = false;
+        for (std::size_t at = 0; at < keep.size() && going(); ++tried) {
+            std::vector<int> fewer = without(keep, at, chunk);
+            if (auto t =
+                    failingTransposition(c, rowsOf(tokens, fewer), request, kRunTranspositions)) {
+                keep = std::move(fewer);
+                tau = t;
+                removed = true; // the next run has moved to `at`
+            } else {
+                at += chunk;
+            }
+        }
+        chunk = removed ? std::min(chunk, keep.size() / 2) : chunk / 2;
+    }
 }
 
 // The witness of σ at the entry (row, column) where P f(X) and f(P X) differ: on the output map,
@@ -95,19 +146,21 @@ Witness permutationWitness(const Permutation& sigma, Eigen::Index row, Eigen::In
     return w;
 }
 
+// The failure shrunk to a single transposition, on as few tokens as it finds (fx = f(tokens)).
 template <class T>
-std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens,
+std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens, const Matrix<T>& fx,
                               const CheckRequest& request, bool pooled) {
     std::vector<int> keep(static_cast<std::size_t>(tokens.rows()));
     std::iota(keep.begin(), keep.end(), 0);
-    auto tau = failingTransposition(c, tokens, request);
-    if (!tau) return {};       // only a longer cycle breaks it: nothing smaller to show
-    if (tokens.rows() <= 10) { // greedily drop tokens while some transposition still fails
+    std::optional<Permutation> tau;
+    if (keep.size() > kGreedyTokens) dropRuns(c, tokens, request, keep, tau);
+    if (!tau) tau = failingTransposition(c, tokens, request, kTranspositionsTried, &fx);
+    if (!tau) return {}; // only a longer cycle breaks it: nothing smaller to show
+    if (tokens.rows() <= long(kGreedyTokens)) { // drop single tokens while a transposition fails
         for (bool removed = true; removed && keep.size() > 2;) {
             removed = false;
             for (std::size_t k = 0; k < keep.size(); ++k) {
-                std::vector<int> fewer = keep;
-                fewer.erase(fewer.begin() + long(k));
+                std::vector<int> fewer = without(keep, k, 1);
                 if (auto t = failingTransposition(c, rowsOf(tokens, fewer), request)) {
                     keep = std::move(fewer);
                     tau = t;
@@ -119,7 +172,8 @@ std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens,
     }
     const Matrix<T> x = rowsOf(tokens, keep);
     Matrix<T> lhs, rhs;
-    const Deviation<T> d = c.compare(*tau, x, c.output(x), &lhs, &rhs);
+    const Deviation<T> d = c.compare(
+        *tau, x, keep.size() == std::size_t(tokens.rows()) ? fx : c.output(x), &lhs, &rhs);
     // The first differing entry in reading order.
     for (Eigen::Index i = 0; i < lhs.rows(); ++i)
         for (Eigen::Index j = 0; j < lhs.cols(); ++j)
@@ -168,7 +222,7 @@ public:
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const long samples = integerParam(request, "samples", 32, 0, 100000);
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const Comparer<T> c(setup, pooled_);
         const int n = s.n();
         const Matrix<T> fx = setup.output(setup.tokens);
@@ -176,22 +230,34 @@ public:
         const bool exhaustive = cappedFactorial(n, samples) <= samples;
         const std::vector<Permutation> sigmas = permutationsToCheck(s, samples, request.seed);
 
+        // f(X) once (above), then one forward per σ, in rounds of as many σ as there are
+        // threads, merged in order. The checking stops at the first σ after which the merged
+        // deviation fails: the report covers the σ up to it, whatever the thread count.
         Deviation<T> worst;
-        std::optional<Permutation> worstSigma;
-        // f(X) once (above), then one forward per σ, the σ spread over the CPU threads; the
-        // deviations are merged in order, so the report does not depend on the thread count.
-        std::vector<Deviation<T>> deviations(sigmas.size());
-        kernels::parallelFor(long(sigmas.size()), [&](long i) {
-            pollCancel(request);
-            deviations[std::size_t(i)] = c.compare(sigmas[std::size_t(i)], setup.tokens, fx);
-        });
-        for (std::size_t i = 0; i < sigmas.size(); ++i) {
-            if (!worstSigma || deviations[i].largest > worst.largest) worstSigma = sigmas[i];
-            worst.merge(deviations[i]);
+        std::size_t checked = 0, worstAt = 0;
+        Matrix<T> lhs, rhs; // of the worst σ so far
+        const auto round = std::size_t(std::max(1, kernels::availableThreads()));
+        std::vector<Deviation<T>> d(round);
+        std::vector<Matrix<T>> a(round), b(round);
+        while (checked < sigmas.size() && !c.fails(worst)) {
+            const std::size_t count = std::min(round, sigmas.size() - checked);
+            kernels::parallelFor(long(count), [&](long k) {
+                pollCancel(request);
+                d[k] = c.compare(sigmas[checked + std::size_t(k)], setup.tokens, fx, &a[k], &b[k]);
+            });
+            for (std::size_t k = 0; k < count && !c.fails(worst); ++k, ++checked) {
+                if (checked == 0 || d[k].largest > worst.largest) {
+                    worstAt = checked;
+                    lhs = std::move(a[k]);
+                    rhs = std::move(b[k]);
+                }
+                worst.merge(d[k]);
+            }
         }
         ReportBuilder report(name());
         report
-            .checked({{"permutations", sigmas.size()},
+            .checked({{"permutations", checked},
+                      {"planned", sigmas.size()},
                       {"exhaustive", exhaustive},
                       {"includes_scenario_permutation", s.permutation.isSet()},
                       {"seed", request.seed}})
@@ -203,14 +269,13 @@ public:
             if (!breakers.empty()) why += " on these inputs, although in general: " + breakers;
             return std::move(report.explain(why)).build();
         }
-        Matrix<T> lhs, rhs;
-        c.compare(*worstSigma, setup.tokens, fx, &lhs, &rhs);
-        const Deviation<T> d = compareMatrices<T>(lhs, rhs);
+        const Permutation& worstSigma = sigmas[worstAt];
+        const Deviation<T> at = compareMatrices<T>(lhs, rhs);
         return std::move(
                    report
-                       .witness(permutationWitness(*worstSigma, d.row, d.col, lhs, rhs, pooled_)
-                                    .with("cycles", worstSigma->cycles()))
-                       .shrunkWitness(shrink(c, setup.tokens, request, pooled_))
+                       .witness(permutationWitness(worstSigma, at.row, at.col, lhs, rhs, pooled_)
+                                    .with("cycles", worstSigma.cycles()))
+                       .shrunkWitness(shrink(c, setup.tokens, fx, request, pooled_))
                        .explain(breakers.empty() ? "f(P X) differs from P f(X)" : breakers))
             .build();
     }

@@ -30,7 +30,7 @@ public:
     template <class T>
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const BoolMatrix bound = boundMap(s);
         const int boundRadius = dependencyRadius(bound);
         const long radius = integerParam(request, "radius", boundRadius, 0, s.n());

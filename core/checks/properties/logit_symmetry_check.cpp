@@ -25,7 +25,7 @@ public:
     template <class T>
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const Trace<T> trace = setup.model.forward(setup.tokens);
         nlohmann::json perHead = nlohmann::json::array();
         std::vector<std::string> causes;

@@ -30,7 +30,7 @@ public:
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const std::vector<std::size_t> layers = normalisedLayers(s);
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const Trace<T> trace = setup.model.forward(setup.tokens);
         long rows = 0;
         const WorstHead<T> worst = worstOverHeads(trace, [&](std::size_t l, std::size_t h) {

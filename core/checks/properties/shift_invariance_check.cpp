@@ -46,7 +46,7 @@ public:
     PropertyReport evaluateIn(const CheckRequest& request) const {
         const Scenario& s = request.scenario;
         const std::vector<long> offsets = offsetsOf(request);
-        const CheckSetup<T> setup(s);
+        const CheckSetup<T> setup(request);
         const Trace<T> base = setup.model.forward(setup.tokens);
         const auto scores = [](const Trace<T>& t, std::size_t l, std::size_t h) -> auto& {
             return t.layers[l].heads[h].scores;

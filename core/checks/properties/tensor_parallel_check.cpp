@@ -53,7 +53,8 @@ public:
         const int parts = int(integerParam(request, "parts", 2, 1, 64));
         const Scenario& s = request.scenario;
         const BatchSetup<T> batch(s, request.seed);
-        const Model<T> model(s.model, s.d(), s.backend);
+        const auto shared = scenarioModel<T>(request); // shared with the other checks
+        const Model<T>& model = *shared;
         Evaluation split;
         split.parts = parts;
         const std::vector<Matrix<T>> whole = batch.outputs(model);

@@ -38,7 +38,7 @@ public:
         const std::string key = sizeKey();
         std::vector<int> sizes = defaultSizes(s.n());
         if (request.params.contains(key)) sizes = {int(integerParam(request, key, 1, 1, s.n()))};
-        const CheckSetup<T> base(s);
+        const CheckSetup<T> base(request);
         // Kept maps: the untiled reference path, not the (itself tiled) fused kernel.
         const Matrix<T> expected = modelAt<T>(s, 0).forward(base.tokens, Maps::Keep).output;
         std::vector<Deviation<T>> deviations(sizes.size());
