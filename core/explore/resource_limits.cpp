@@ -46,6 +46,38 @@ void checkMapMemory(const Scenario& s, int sides) {
                          "): use fewer tokens, heads or layers, or a run without maps");
 }
 
+double forwardMultiplyAdds(const Scenario& s) {
+    // A matrix whose values fix its columns keeps them; identity and random ones keep the width.
+    const auto cols = [](const MatrixSpec& m, double width) {
+        return m.fixedCols() >= 0 ? double(m.fixedCols()) : width;
+    };
+    const double n = s.n();
+    double width = s.d(), perToken = 0, attention = 0;
+    for (const LayerSpec& layer : s.model.layers) {
+        if (layer.ffn) perToken += width * width;
+        const double q = cols(layer.wq, width), k = cols(layer.wk, width),
+                     v = cols(layer.wv, width);
+        perToken += width * (q + k + v);
+        attention += n * n * (q + v * layer.heads / layer.keyValueHeads());
+        double out = v * layer.heads / layer.keyValueHeads();
+        if (layer.wo) {
+            const double o = cols(*layer.wo, width);
+            perToken += out * o;
+            out = o;
+        }
+        if (layer.mlp) {
+            const double hidden = cols(layer.mlp->up, out);
+            perToken += out * hidden * (layer.mlp->gate ? 3 : 2);
+        }
+        width = out;
+    }
+    return n * perToken + attention;
+}
+
+bool checksEveryPropertyOnEdit(const Scenario& s) {
+    return double(s.n()) * forwardMultiplyAdds(s) <= kEveryCheckBudget;
+}
+
 std::optional<std::string> exactCostWarning(const Scenario& s) {
     if (s.precision != Precision::Exact) return std::nullopt;
     // Each normalising layer divides by a sum of n terms and feeds the next: denominators grow

@@ -19,6 +19,14 @@ inline constexpr std::uint64_t kMapMemoryLimit = 8ull << 30;
 std::uint64_t mapBytes(const Scenario& scenario, int sides);
 /// Throws InputError naming the size when keeping the maps of `sides` passes exceeds the limit.
 void checkMapMemory(const Scenario& scenario, int sides);
+/// Multiply-adds of one forward pass, estimated from the shapes (projections, the layers'
+/// ffn and MLP, and every head's n x n products), before any weight is read.
+double forwardMultiplyAdds(const Scenario& scenario);
+/// The multiply-adds the explorer spends on every edit to check every property: the slowest
+/// checks sweep about n forward passes, so the budget is n times a forward. Above
+/// kEveryCheckBudget only the scenario's own checks run on an edit, the rest on "Run all".
+inline constexpr double kEveryCheckBudget = 2e10;
+bool checksEveryPropertyOnEdit(const Scenario& scenario);
 /// In exact mode, a warning when the rationals are likely to grow very long (many tokens through
 /// normalising layers, long ssm scans, deep stacks); nothing otherwise.
 std::optional<std::string> exactCostWarning(const Scenario& scenario);

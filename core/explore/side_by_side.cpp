@@ -62,7 +62,7 @@ namespace {
 
 template <class T>
 SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
-    SideView side{view(trace.input), {}, view(trace.output), std::move(labels)};
+    SideView side{view(trace.input), {}, view(trace.output), std::move(labels), {}};
     for (const LayerTrace<T>& layer : trace.layers)
         side.layers.push_back({view(layer.output)});
     return side;

@@ -2,6 +2,7 @@
 // exact arithmetic on long inputs comes with a warning.
 #include "core/explore/resource_limits.h"
 #include "core/explore/side_by_side.h"
+#include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
 #include "test_support.h"
 
@@ -41,6 +42,40 @@ private slots:
         QVERIFY(test::inputErrorOf([&] {
                     checkMapMemory(withTokens(512, Precision::Float64), 2);
                 }).isNull());
+    }
+
+    void forwardCostCountsProjectionsMlpAndMaps() {
+        // n = 4 tokens of width 2; identity Q, K, V (2 columns each), Wo 2 x 3, an MLP 3 -> 5 -> 3
+        // with a gate: per token 2·(2+2+2) + 2·3 + 3·5·3 = 63, maps 4²·(2+2) = 64.
+        Scenario s;
+        s.tokens = TokenSpec::random(4, 2, 1);
+        LayerSpec layer;
+        layer.wo = MatrixSpec::given(Matrix<Rational>::Zero(2, 3));
+        MlpSpec mlp;
+        mlp.up = MatrixSpec::given(Matrix<Rational>::Zero(3, 5));
+        mlp.gate = mlp.up;
+        layer.mlp = mlp;
+        s.model.layers = {layer};
+        QCOMPARE(forwardMultiplyAdds(s), 4.0 * 63 + 64);
+    }
+
+    void largeModelsCheckOnlyTheirOwnPropertiesOnEdit() {
+        for (const PresetInfo& preset : builtinPresets())
+            QVERIFY2(checksEveryPropertyOnEdit(loadScenario("builtin:" + preset.name)),
+                     preset.name.c_str());
+        // GPT-2-small's widths at 64 tokens: about 2.8e9 multiply-adds a forward, 64 sweeps.
+        Scenario s;
+        s.tokens = TokenSpec::random(64, 768, 1);
+        LayerSpec layer;
+        layer.heads = 12;
+        MlpSpec mlp;
+        mlp.up = MatrixSpec::random(1, Rational(1));
+        layer.mlp = mlp;
+        s.model.layers.assign(12, layer);
+        QVERIFY(forwardMultiplyAdds(s) > 2e9);
+        QVERIFY(!checksEveryPropertyOnEdit(s));
+        s.tokens = TokenSpec::random(4, 768, 1);
+        QVERIFY(checksEveryPropertyOnEdit(s));
     }
 
     void exactArithmeticOnLongInputsWarns() {

@@ -3,6 +3,7 @@
 
 #include "core/checks/check_registry.h"
 #include "core/checks/model_cache.h"
+#include "core/explore/resource_limits.h"
 
 #include <QMetaObject>
 
@@ -87,9 +88,9 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
     }
 
     const std::vector<CheckSpec> checks = panelChecks(state.scenario);
-    const std::size_t automatic = allChecks || state.scenario.n() <= kAutomaticCheckLimit
-                                      ? checks.size()
-                                      : state.scenario.checks.size();
+    const bool everyCheck = allChecks || (state.scenario.n() <= kAutomaticCheckLimit &&
+                                          checksEveryPropertyOnEdit(state.scenario));
+    const std::size_t automatic = everyCheck ? checks.size() : state.scenario.checks.size();
     QStringList names, deferred;
     for (std::size_t i = 0; i < checks.size(); ++i)
         (i < automatic ? names : deferred) << QString::fromStdString(checks[i].name);

@@ -30,8 +30,10 @@ public:
     /// The checks the panel shows for a scenario: its own (with their parameters) first, then
     /// every other property with default parameters.
     static std::vector<CheckSpec> panelChecks(const Scenario& scenario);
-    /// Up to this many tokens every property runs on each edit; above it only the scenario's own
-    /// checks do, and the rest wait for `runAllChecks` (some sweep n perturbations of n tokens).
+    /// Up to this many tokens, and while n forward passes stay within the budget of
+    /// checksEveryPropertyOnEdit (resource_limits.h), every property runs on each edit; else only
+    /// the scenario's own checks do, and the rest wait for `runAllChecks` (some sweep n
+    /// perturbations of n tokens).
     static constexpr int kAutomaticCheckLimit = 128;
     /// Runs every property of the panel for the current state, whatever its size.
     void runAllChecks();
