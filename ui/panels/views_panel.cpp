@@ -1,6 +1,7 @@
 // Side-by-side heatmaps of one layer and head.
 #include "ui/panels/views_panel.h"
 
+#include "ui/views/elided_label.h"
 #include "ui/views/head_overview_view.h"
 #include "ui/views/heatmap_view.h"
 
@@ -31,14 +32,15 @@ ViewsPanel::ViewsPanel(QWidget* parent)
       dependency_(new HeatmapView("measured dependency", HeatmapView::Scale::Sequential)),
       bound_(new HeatmapView("bound implied by the masks", HeatmapView::Scale::Sequential)),
       dependencySummary_(new QLabel), overview_(new HeadOverviewView), tabs_(new QTabWidget),
-      layer_(new QComboBox), head_(new QComboBox), summary_(new QLabel), warnings_(new QLabel) {
+      layer_(new QComboBox), head_(new QComboBox), summary_(new ElidedLabel),
+      warnings_(new QLabel) {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel("Layer"));
     bar->addWidget(layer_);
     bar->addWidget(new QLabel("Head"));
     bar->addWidget(head_);
     bar->addSpacing(12);
-    bar->addWidget(summary_, 1);
+    bar->addWidget(summary_, 1); // elided to the width left, never widening the window
 
     auto* maps = new QWidget;
     auto* grid = new QGridLayout(maps);
@@ -186,14 +188,14 @@ void ViewsPanel::redraw() {
         if (c != Difference && l < masks.size()) views_[Weights][c]->setMaskOverlay(masks[l]);
     }
     const QString transform = QString::fromStdString(s.transformText);
-    summary_->setText(
+    summary_->setFullText(
         QString("%1 · largest |%2| = %3 (%4 on %5) · masked keys greyed in A")
             .arg(fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
                  QString::fromStdString(s.differenceLabel),
                  QString::fromStdString(s.largestDifference),
                  QString::fromStdString(std::string(attnlab::precisionName(s.precision))),
                  QString::fromStdString(s.backend.value("backend", std::string("cpu")))));
-    summary_->setToolTip(transform);
+    summary_->setToolTip(transform); // the whole transformation, however long
     QStringList warnings;
     for (const auto& w : s.warnings)
         warnings << QString::fromStdString(w);

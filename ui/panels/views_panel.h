@@ -22,6 +22,7 @@ class QTabWidget;
 
 namespace attnlab::ui {
 
+class ElidedLabel;
 class HeadOverviewView;
 class HeatmapView;
 
@@ -69,7 +70,7 @@ private:
     QTabWidget* tabs_;
     QComboBox* layer_;
     QComboBox* head_;
-    QLabel* summary_;
+    ElidedLabel* summary_;
     QLabel* warnings_;
     std::vector<attnlab::WitnessCell> witness_;
     bool redrawPending_ = false;
