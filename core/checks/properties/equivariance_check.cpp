@@ -53,14 +53,6 @@ long cappedFactorial(int n, long cap) {
     return f;
 }
 
-template <class T>
-Matrix<T> rowsOf(const Matrix<T>& x, const std::vector<int>& keep) {
-    Matrix<T> out(static_cast<Eigen::Index>(keep.size()), x.cols());
-    for (std::size_t i = 0; i < keep.size(); ++i)
-        out.row(Eigen::Index(i)) = x.row(keep[i]);
-    return out;
-}
-
 // The first transposition (nearest pairs first) that breaks the property on x, if any.
 template <class T>
 std::optional<Permutation> failingTransposition(const Comparer<T>& c, const Matrix<T>& x,
@@ -101,8 +93,8 @@ std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens,
     std::vector<int> keep(static_cast<std::size_t>(tokens.rows()));
     std::iota(keep.begin(), keep.end(), 0);
     auto tau = failingTransposition(c, tokens, request);
-    if (!tau) return {};       // only a longer cycle breaks it: nothing smaller to show
-    if (tokens.rows() <= 10) { // greedily drop tokens while some transposition still fails
+    if (!tau) return {}; // only a longer cycle breaks it: nothing smaller to show
+    if (tokens.rows() <= kShrinkTokensUpTo) { // drop tokens while a transposition fails
         for (bool removed = true; removed && keep.size() > 2;) {
             removed = false;
             for (std::size_t k = 0; k < keep.size(); ++k) {
