@@ -81,6 +81,19 @@ private slots:
             test::inputErrorOf([&] { validateExplorerInput(s, t); }).startsWith("decode.queries"));
     }
 
+    void theDecodeStepFollowsTheTokensDown() {
+        Scenario s = loadScenario("builtin:causal-model"); // n = 6
+        Transform t;
+        t.kind = Transform::Kind::Decode;
+        t.queries = 6;
+        s.tokens = TokenSpec::random(4, s.d(), 1);
+        const Transform fitted = fittedToTokens(t, s);
+        QCOMPARE(fitted.queries, 4);
+        validateExplorerInput(s, fitted);
+        t.queries = 3; // fits: unchanged, as is everything else
+        QCOMPARE(fittedToTokens(t, s), t);
+    }
+
     void weightsThatDoNotFitTheTokensAreRefused() {
         Scenario s = defaultScenario();
         s.model.layers[0].wq = MatrixSpec::given(Matrix<Rational>::Identity(s.d() + 1, 2));
