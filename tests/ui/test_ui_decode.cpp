@@ -4,6 +4,7 @@
 // with the banner's message, the previous state kept; removing tokens takes m down with n.
 #include "core/io/npy.h"
 #include "core/spec/mask_conventions.h"
+#include "ui/editors/tokens_editor.h"
 #include "ui/editors/transform_editor.h"
 #include "ui/panels/views_panel.h"
 #include "ui/views/heatmap_view.h"
