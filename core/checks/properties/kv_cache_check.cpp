@@ -71,29 +71,34 @@ bool causal(const BoolMatrix& square) {
 // would have let see later tokens. Empty when the masks do not explain a difference.
 std::vector<std::string> causes(const Scenario& s, int m, CausalAlignment alignment) {
     const int n = s.n(), c = n - m;
-    std::vector<std::string> found;
     const auto& layers = s.model.layers;
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-        const BoolMatrix square = buildMask(layers[l].mask, n);
-        const bool misaligned = alignment == CausalAlignment::TopLeft &&
-                                (alignedRows(square, m, alignment).array() !=
-                                 alignedRows(square, m, CausalAlignment::BottomRight).array())
-                                    .any();
-        if (misaligned && found.empty())
-            found.push_back(
-                causal(square)
-                    ? "the mask is aligned at the top-left corner: query i of the decode step "
-                      "sees keys 0..i instead of 0..c+i, PyTorch's is_causal on a rectangle"
-                    : "the mask is aligned at the top-left corner: layer " + std::to_string(l) +
-                          "'s decode queries use rows 0..m−1 of its mask instead of c..n−1");
-        if (l + 1 < layers.size() && lets(square.topRightCorner(c, n - c))) {
-            found.push_back("the cache was filled by a prefill that never saw the later tokens: "
-                            "layer ≥ " +
-                            std::to_string(l + 1) + " keys of the cached tokens differ (layer " +
-                            std::to_string(l) + "'s mask " + layers[l].mask.describe() +
-                            " lets a cached token see a later one)");
-            break;
-        }
+    std::vector<BoolMatrix> squares;
+    for (const LayerSpec& layer : layers)
+        squares.push_back(buildMask(layer.mask, n));
+    std::vector<std::string> found;
+    for (std::size_t l = 0; alignment == CausalAlignment::TopLeft && l < layers.size(); ++l) {
+        const BoolMatrix& square = squares[l];
+        if (!(alignedRows(square, m, alignment).array() !=
+              alignedRows(square, m, CausalAlignment::BottomRight).array())
+                 .any())
+            continue;
+        found.push_back(
+            causal(square)
+                ? "the mask is aligned at the top-left corner: query i of the decode "
+                  "step sees keys 0..i instead of 0..c+i, PyTorch's is_causal on a "
+                  "rectangle"
+                : "the mask is aligned at the top-left corner: layer " + std::to_string(l) +
+                      "'s decode queries use rows 0..m−1 of its mask instead of c..n−1");
+        break;
+    }
+    for (std::size_t l = 0; l + 1 < layers.size(); ++l) {
+        if (!lets(squares[l].topRightCorner(c, n - c))) continue;
+        found.push_back("the cache was filled by a prefill that never saw the later tokens: layer "
+                        "≥ " +
+                        std::to_string(l + 1) + " keys of the cached tokens differ (layer " +
+                        std::to_string(l) + "'s mask " + layers[l].mask.describe() +
+                        " lets a cached token see a later one)");
+        break;
     }
     return found;
 }
@@ -126,14 +131,17 @@ std::string holdsBecause(const Scenario& s, const std::vector<int>& queries,
            "values";
 }
 
-// The decode step of m tokens of `x` when it differs from the full pass beyond the tolerance
-// (nullopt when it does not, or when the model does not apply to this many tokens).
+// The decode step of m tokens of `x` (`full`: its forward, when the caller has it) when it differs
+// from the full pass beyond the tolerance (nullopt when it does not, or when the model does not
+// apply to this many tokens).
 template <class T>
 std::optional<DecodeMaps<T>> failingStep(const CheckSetup<T>& setup, const CheckRequest& request,
-                                         const Matrix<T>& x, int m, CausalAlignment alignment) {
+                                         const Matrix<T>& x, int m, CausalAlignment alignment,
+                                         const Trace<T>* full = nullptr) {
     pollCancel(request);
     try {
-        DecodeMaps<T> maps(setup.model, x, setup.model.forward(x), stepOf(m, alignment));
+        DecodeMaps<T> maps(setup.model, x, full ? *full : setup.model.forward(x),
+                           stepOf(m, alignment));
         const long depth = long(x.rows() + x.cols()) * long(request.scenario.model.layers.size());
         if (maps.firstWitness(depth)) return maps;
     } catch (const InputError&) {
@@ -146,12 +154,12 @@ std::optional<DecodeMaps<T>> failingStep(const CheckSetup<T>& setup, const Check
 // failed), then, up to kShrinkTokensUpTo tokens, the fewest tokens that still fail, greedily;
 // the first differing entry there.
 template <class T>
-std::optional<Witness> shrink(const CheckSetup<T>& setup, const CheckRequest& request, int failing,
-                              CausalAlignment alignment) {
+std::optional<Witness> shrink(const CheckSetup<T>& setup, const CheckRequest& request,
+                              const Trace<T>& full, int failing, CausalAlignment alignment) {
     const Matrix<T>& tokens = setup.tokens;
     int m = failing;
     for (int smaller = 1; smaller < failing; ++smaller)
-        if (failingStep(setup, request, tokens, smaller, alignment)) {
+        if (failingStep(setup, request, tokens, smaller, alignment, &full)) {
             m = smaller;
             break;
         }
@@ -231,7 +239,7 @@ public:
         report.details({{"failing_queries", failing}});
         if (report.fails()) {
             report.witness(steps[worst].worstWitness())
-                .shrunkWitness(shrink(setup, request, failing.front(), alignment))
+                .shrunkWitness(shrink(setup, request, full, failing.front(), alignment))
                 .explain(why.empty() ? "the decode step differs from the full pass by more than "
                                        "rounding"
                                      : joinedCauses(why));
