@@ -16,10 +16,11 @@ inline void addPresetVerdictRows() {
                                  << "permutation-equivariance=holds,permutation-invariance="
                                     "holds,row-sums=holds,logit-symmetry=fails,gradient=holds";
     QTest::newRow("sliding") << "sliding-window"
-                             << "locality=holds,causality=fails,tiling=holds";
+                             << "locality=holds,causality=fails,tiling=holds,kv-cache=fails";
     QTest::newRow("causal")
         << "causal-model"
-        << "causality=holds,row-sums=holds,permutation-equivariance=fails,gradient=holds";
+        << "causality=holds,row-sums=holds,permutation-equivariance=fails,gradient=holds,"
+           "kv-cache=holds";
     QTest::newRow("ssm a=1") << "ssm-bidirectional"
                              << "permutation-equivariance=holds,permutation-invariance=holds,"
                                 "chunkwise=holds,causality=fails";

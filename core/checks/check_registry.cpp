@@ -11,6 +11,7 @@
 #include "core/checks/properties/data_parallel_check.h"
 #include "core/checks/properties/equivariance_check.h"
 #include "core/checks/properties/gradient_check.h"
+#include "core/checks/properties/kv_cache_check.h"
 #include "core/checks/properties/locality_check.h"
 #include "core/checks/properties/logit_symmetry_check.h"
 #include "core/checks/properties/row_sums_check.h"
@@ -37,6 +38,7 @@ const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks() {
         list.push_back(makeTensorParallelCheck());
         list.push_back(makeDataParallelCheck());
         list.push_back(makeGradientCheck());
+        list.push_back(makeKvCacheCheck());
         return list;
     }();
     return checks;

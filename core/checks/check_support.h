@@ -80,6 +80,17 @@ struct CheckSetup {
     }
 };
 
+/// The rows `keep` of x, in that order (the tokens a shrunk witness keeps).
+template <class T>
+Matrix<T> rowsOf(const Matrix<T>& x, const std::vector<int>& keep) {
+    Matrix<T> out(static_cast<Eigen::Index>(keep.size()), x.cols());
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        out.row(Eigen::Index(i)) = x.row(keep[i]);
+    return out;
+}
+/// Shrinkers drop tokens one by one (a forward or more per try) only up to this many tokens.
+constexpr long kShrinkTokensUpTo = 10;
+
 /// Reads an integer parameter (default `fallback`), refusing values outside [lo, hi].
 long integerParam(const CheckRequest& request, const std::string& key, long fallback, long lo,
                   long hi);

@@ -33,7 +33,15 @@ PropertyReport PropertyCheck::run(const CheckRequest& request) const {
 }
 
 const char* parameterTypeName(CheckParameter::Type type) {
-    return type == CheckParameter::Type::Integer ? "integer" : "integer or list of integers";
+    switch (type) {
+    case CheckParameter::Type::Integer:
+        return "integer";
+    case CheckParameter::Type::IntegerOrList:
+        break;
+    case CheckParameter::Type::Word:
+        return "word";
+    }
+    return "integer or list of integers";
 }
 
 std::string parametersHelp(const PropertyCheck& check) {

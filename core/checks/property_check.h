@@ -36,7 +36,7 @@ struct CancelledError : std::runtime_error {
 /// A parameter a check reads (`--property NAME:key=value`): its name, its type, its default (in
 /// words where it depends on the scenario) and what it does.
 struct CheckParameter {
-    enum class Type { Integer, IntegerOrList };
+    enum class Type { Integer, IntegerOrList, Word }; // Word: one of the words `help` lists
     std::string name;
     Type type = Type::Integer;
     std::string defaultValue;
@@ -63,7 +63,7 @@ protected:
     virtual PropertyReport evaluate(const CheckRequest& request) const = 0;
 };
 
-/// "integer" or "integer or list of integers".
+/// "integer", "integer or list of integers" or "word".
 const char* parameterTypeName(CheckParameter::Type type);
 
 /// One line: the parameters with their defaults and the note, for --help and tooltips

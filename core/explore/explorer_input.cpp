@@ -1,10 +1,11 @@
-// The checks an explorer edit passes before it is accepted.
+// The checks an explorer edit passes before it is accepted, and the decode step's m fitted to n.
 #include "core/explore/explorer_input.h"
 
 #include "core/base/error.h"
 #include "core/explore/decode_transform.h"
 #include "core/model/model.h"
 
+#include <algorithm>
 #include <string>
 
 namespace attnlab {
@@ -20,6 +21,11 @@ void validateExplorerInput(const Scenario& scenario, const Transform& transform)
                                           "] is outside the tokens");
     if (transform.kind == Transform::Kind::Decode)
         checkDecodeStep(decodeStepOf(transform), scenario.model, scenario.n());
+}
+
+Transform fittedToTokens(Transform transform, const Scenario& scenario) {
+    transform.queries = std::clamp(transform.queries, 1, std::max(1, scenario.n()));
+    return transform;
 }
 
 } // namespace attnlab

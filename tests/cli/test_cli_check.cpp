@@ -110,8 +110,10 @@ private slots:
         for (const char* name : {"permutation-equivariance", "permutation-invariance", "locality",
                                  "causality", "logit-symmetry", "row-sums", "all-true-mask",
                                  "tiling", "chunkwise", "shift-invariance", "batch-invariance",
-                                 "tensor-parallel", "data-parallel", "gradient"})
+                                 "tensor-parallel", "data-parallel", "gradient", "kv-cache"})
             QVERIFY2(r.out.contains(name), name);
+        QVERIFY(r.out.contains("queries [1, ⌈n/2⌉]"));
+        QVERIFY(r.out.contains("alignment [bottom-right] or top-left"));
         QVERIFY(r.out.contains("radius [the bound the masks imply]"));
         QVERIFY(r.out.contains("parts [2]"));
         // In cli.md's order: all-true-mask after row-sums, the batch properties before gradient.
@@ -121,6 +123,37 @@ private slots:
         QVERIFY(r.out.indexOf("batch-invariance") < r.out.indexOf("tensor-parallel"));
         QVERIFY(r.out.indexOf("tensor-parallel") < r.out.indexOf("data-parallel"));
         QVERIFY(r.out.indexOf("data-parallel") < r.out.indexOf("\n  gradient"));
+        QVERIFY(r.out.indexOf("\n  gradient") < r.out.indexOf("\n  kv-cache"));
+    }
+
+    void kvCacheParameterSyntax() {
+        // A list and a word in one --property: top-left decoding is PyTorch's is_causal bug.
+        const CliResult r = runCli({"check", "builtin:causal-model", "--property",
+                                    "kv-cache:queries=[1,3],alignment=top-left", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        const json p = json::parse(r.out.toStdString())["properties"][0];
+        QCOMPARE(p["name"], json("kv-cache"));
+        QCOMPARE(p["verdict"], json("fails"));
+        QCOMPARE(p["checked"]["queries"], json({1, 3}));
+        QCOMPARE(p["checked"]["alignment"], json("top-left"));
+        QCOMPARE(p["witness"]["alignment"], json("top-left"));
+        QCOMPARE(p["shrunk_witness"]["queries"], json(1));
+        QCOMPARE(p["shrunk_witness"]["n"], json(2));
+        // The defaults: bottom-right, m = 1 and ⌈6/2⌉ = 3.
+        const CliResult holds = runCli({"check", "builtin:causal-model", "--property", "kv-cache"});
+        QCOMPARE(holds.exitCode, 0);
+        QVERIFY2(holds.out.contains("HOLDS kv-cache"), qPrintable(holds.out));
+        QVERIFY(holds.out.contains("\"alignment\":\"bottom-right\",\"queries\":[1,3]"));
+        const CliResult bad =
+            runCli({"check", "builtin:causal-model", "--property", "kv-cache:queries=7"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("property kv-cache: queries: m = 7 is outside 1..n = 6"),
+                 qPrintable(bad.err));
+        const CliResult word =
+            runCli({"check", "builtin:causal-model", "--property", "kv-cache:alignment=diagonal"});
+        QCOMPARE(word.exitCode, 2);
+        QVERIFY2(word.err.contains("alignment: \"diagonal\" is not an alignment"),
+                 qPrintable(word.err));
     }
 };
 

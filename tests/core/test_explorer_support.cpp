@@ -56,8 +56,7 @@ private slots:
         QCOMPARE(bottomRight.transformed.labels, (std::vector<std::string>{"4", "5"}));
         QCOMPARE(bottomRight.transformed.columnLabels().size(), std::size_t(6));
         QCOMPARE(bottomRight.original.columnLabels(), bottomRight.original.labels);
-        QCOMPARE(bottomRight.transformedLabel,
-                 std::string("decode: last 2 of 6 (bottom-right)"));
+        QCOMPARE(bottomRight.transformedLabel, std::string("decode: last 2 of 6 (bottom-right)"));
         QCOMPARE(bottomRight.transformText,
                  std::string("decode 2 queries against a KV cache of 4 (bottom-right)"));
         QVERIFY(std::stod(bottomRight.largestDifference) < 1e-12);
@@ -79,6 +78,19 @@ private slots:
         t.queries = 7;
         QVERIFY(
             test::inputErrorOf([&] { validateExplorerInput(s, t); }).startsWith("decode.queries"));
+    }
+
+    void theDecodeStepFollowsTheTokensDown() {
+        Scenario s = loadScenario("builtin:causal-model"); // n = 6
+        Transform t;
+        t.kind = Transform::Kind::Decode;
+        t.queries = 6;
+        s.tokens = TokenSpec::random(4, s.d(), 1);
+        const Transform fitted = fittedToTokens(t, s);
+        QCOMPARE(fitted.queries, 4);
+        validateExplorerInput(s, fitted);
+        t.queries = 3; // fits: unchanged, as is everything else
+        QCOMPARE(fittedToTokens(t, s), t);
     }
 
     void weightsThatDoNotFitTheTokensAreRefused() {

@@ -44,6 +44,7 @@ ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent) {
 }
 
 bool ScenarioDocument::edit(ExplorerState next, const QString& what, const QString& field) {
+    next.transform = fittedToTokens(std::move(next.transform), next.scenario); // m follows n
     if (next == *state_) return true;
     try {
         validateExplorerInput(next.scenario, next.transform);

@@ -38,7 +38,8 @@ public:
     const Scenario& scenario() const { return state_->scenario; }
     const Transform& transform() const { return state_->transform; }
 
-    /// Validates `next` and, when it differs, makes it current as one undoable step called
+    /// Fits `next`'s transformation to its tokens (a decode step's m follows n down), validates
+    /// it and, when it differs, makes it current as one undoable step called
     /// `what`. Returns false and emits `refused` with the reason when it is invalid. `field`
     /// names the control the edit came from: consecutive edits of one field (a spin box stepped
     /// or dragged) merge into one undo step; an empty field never merges.

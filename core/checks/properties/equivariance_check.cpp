@@ -53,21 +53,12 @@ long cappedFactorial(int n, long cap) {
     return f;
 }
 
-template <class T>
-Matrix<T> rowsOf(const Matrix<T>& x, const std::vector<int>& keep) {
-    Matrix<T> out(static_cast<Eigen::Index>(keep.size()), x.cols());
-    for (std::size_t i = 0; i < keep.size(); ++i)
-        out.row(Eigen::Index(i)) = x.row(keep[i]);
-    return out;
-}
-
 // How many transpositions the shrinker tries on one set of tokens (each is one forward): every
 // pair of 10 tokens, the nearest pairs of more.
 constexpr int kTranspositionsTried = 45;
-// Up to this many tokens the shrinker drops single tokens greedily; of more it drops runs of
-// them: halves, quarters, ... (at most kRunsTried sets of tokens, kRunTranspositions nearest
+// Up to kShrinkTokensUpTo tokens the shrinker drops single tokens greedily; of more it drops runs
+// of them: halves, quarters, ... (at most kRunsTried sets of tokens, kRunTranspositions nearest
 // pairs on each), a few forwards each.
-constexpr std::size_t kGreedyTokens = 10;
 constexpr int kRunsTried = 24, kRunTranspositions = 4;
 
 // The first transposition (nearest pairs first, at most `tries`) that breaks the property on x,
@@ -153,10 +144,10 @@ std::optional<Witness> shrink(const Comparer<T>& c, const Matrix<T>& tokens, con
     std::vector<int> keep(static_cast<std::size_t>(tokens.rows()));
     std::iota(keep.begin(), keep.end(), 0);
     std::optional<Permutation> tau;
-    if (keep.size() > kGreedyTokens) dropRuns(c, tokens, request, keep, tau);
+    if (long(keep.size()) > kShrinkTokensUpTo) dropRuns(c, tokens, request, keep, tau);
     if (!tau) tau = failingTransposition(c, tokens, request, kTranspositionsTried, &fx);
     if (!tau) return {}; // only a longer cycle breaks it: nothing smaller to show
-    if (tokens.rows() <= long(kGreedyTokens)) { // drop single tokens while a transposition fails
+    if (tokens.rows() <= kShrinkTokensUpTo) { // drop single tokens while a transposition fails
         for (bool removed = true; removed && keep.size() > 2;) {
             removed = false;
             for (std::size_t k = 0; k < keep.size(); ++k) {
