@@ -236,7 +236,7 @@ Scenario importScenario(const ImportRequest& request) {
     s.notes = "Imported from " + ref.directory + ": layers " + std::to_string(ref.firstLayer) +
               ".." + std::to_string(ref.endLayer - 1) + " of a " + ref.architecture +
               " checkpoint, " + s.model.positional.describe() + " positions.";
-    for (const char* check : {"causality", "permutation-equivariance", "row-sums"})
+    for (const char* check : {"causality", "permutation-equivariance", "row-sums", "kv-cache"})
         s.checks.push_back({check});
     if (s.model.positional.isRelative()) s.checks.push_back({"shift-invariance"});
     s.validate();

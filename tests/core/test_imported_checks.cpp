@@ -1,5 +1,6 @@
 // Verdicts on imported checkpoints, one per architecture (tests/fixtures/hf, written by
-// transformers): a causal LM is causal and its rows sum to 1; permutation equivariance fails
+// transformers): a causal LM is causal, its rows sum to 1 and it decodes against a KV cache
+// (bottom-right aligned, not top-left); permutation equivariance fails
 // because of its positions, says so, and shrinks to two tokens; shift invariance holds to
 // rounding with relative positions (RoPE, ALiBi) and fails with GPT-2's learned ones.
 #include "core/checks/check_registry.h"
@@ -14,7 +15,7 @@ const std::filesystem::path kFixtures =
     std::filesystem::path(ATTNLAB_SOURCE_DIR) / "tests/fixtures/hf";
 
 PropertyReport checkOf(const Scenario& s, const std::string& property) {
-    return runChecks(s, {CheckSpec{property}}, 0).front();
+    return runChecks(s, {parseCheckArgument(property)}, 0).front();
 }
 } // namespace
 
@@ -44,6 +45,8 @@ private slots:
 
         QCOMPARE(checkOf(s, "causality").verdict, Verdict::Holds);
         QCOMPARE(checkOf(s, "row-sums").verdict, Verdict::Holds);
+        QCOMPARE(checkOf(s, "kv-cache").verdict, Verdict::Holds);
+        QCOMPARE(checkOf(s, "kv-cache:alignment=top-left").verdict, Verdict::Fails);
 
         const PropertyReport equivariance = checkOf(s, "permutation-equivariance");
         QCOMPARE(equivariance.verdict, Verdict::Fails);
