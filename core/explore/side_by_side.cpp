@@ -226,10 +226,10 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         out.transformedMasks = decodeMasks(s, step, kViewLimit);
         const std::string m = std::to_string(step.queries),
                           c = std::to_string(s.n() - step.queries);
-        out.transformedLabel = "decode: last " + m + " of " + std::to_string(s.n()) + " (" +
-                               (t.maskFile.empty() ? alignmentName(t.alignment) : "mask file") +
-                               ")";
-        out.differenceLabel = "decode − rows " + c + ".." + std::to_string(s.n() - 1) + " of f(X)";
+        // Short enough for a column title at 1600 px: "decode 4 of 6, top-left".
+        out.transformedLabel = "decode " + m + " of " + std::to_string(s.n()) + ", " +
+                               (t.maskFile.empty() ? alignmentName(t.alignment) : "mask file");
+        out.differenceLabel = "decode − f(X) rows " + c + ".." + std::to_string(s.n() - 1);
         out.transformText = t.describe(s.n());
         for (const std::string& w : transformed->warnings)
             out.warnings.push_back("decode: " + w);

@@ -56,7 +56,7 @@ private slots:
         QCOMPARE(bottomRight.transformed.labels, (std::vector<std::string>{"4", "5"}));
         QCOMPARE(bottomRight.transformed.columnLabels().size(), std::size_t(6));
         QCOMPARE(bottomRight.original.columnLabels(), bottomRight.original.labels);
-        QCOMPARE(bottomRight.transformedLabel, std::string("decode: last 2 of 6 (bottom-right)"));
+        QCOMPARE(bottomRight.transformedLabel, std::string("decode 2 of 6, bottom-right"));
         QCOMPARE(bottomRight.transformText,
                  std::string("decode 2 queries against a KV cache of 4 (bottom-right)"));
         QVERIFY(std::stod(bottomRight.largestDifference) < 1e-12);
