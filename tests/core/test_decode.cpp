@@ -33,18 +33,6 @@ ModelSpec blocks(int layers, MaskSpec mask, MixerSpec::Kind mixer = MixerSpec::K
     return spec;
 }
 
-// Deterministic exact tokens with mixed signs.
-Matrix<Rational> tokens(int n, int d) {
-    Matrix<Rational> m(n, d);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < d; ++j) {
-            Rational x((i * 5 + j * 3) % 7 - 3, 1 + (i + 2 * j) % 3);
-            x.canonicalize();
-            m(i, j) = x;
-        }
-    return m;
-}
-
 DecodeStep step(int m, CausalAlignment alignment = CausalAlignment::BottomRight) {
     DecodeStep s;
     s.queries = m;
@@ -73,7 +61,7 @@ private slots:
         spec.positional.kind = PositionalSpec::Kind::Alibi;
         spec.positional.slopes = {Rational(1, 2), Rational(1, 4)};
         const Model<Rational> model(spec, 4);
-        const Matrix<Rational> x = tokens(6, 4);
+        const Matrix<Rational> x = mixedTokens(6, 4, 3);
         const Trace<Rational> full = model.forward(x);
         const Trace<Rational> d = decode(model, x, step(m));
         QCOMPARE(text(d.output), text(full.output.bottomRows(m)));
@@ -108,7 +96,7 @@ private slots:
         }
         spec.positional.offset = 3;
         const Model<double> model(spec, 4);
-        const Matrix<double> x = toDoubleMatrix(tokens(7, 4));
+        const Matrix<double> x = toDoubleMatrix(mixedTokens(7, 4, 3));
         const Trace<double> full = model.forward(x);
         const Trace<double> d = decode(model, x, step(3));
         QVERIFY(largest<double>(d.output, full.output.bottomRows(3)) < 1e-12);
@@ -122,7 +110,7 @@ private slots:
 
     void topLeftIsTheKvCacheBug() {
         const Model<Rational> model(blocks(1, MaskSpec::causal()), 4);
-        const Matrix<Rational> x = tokens(5, 4);
+        const Matrix<Rational> x = mixedTokens(5, 4, 3);
         const Trace<Rational> d = decode(model, x, step(2, CausalAlignment::TopLeft));
         // Top-left: the first new query (token 3) sees key 0 only, the second keys 0 and 1.
         const Matrix<Rational>& w = d.layers[0].heads[0].weights;
@@ -136,7 +124,7 @@ private slots:
     }
 
     void bidirectionalNeedsOneLayer() {
-        const Matrix<Rational> x = tokens(5, 4);
+        const Matrix<Rational> x = mixedTokens(5, 4, 3);
         const Model<Rational> one(blocks(1, MaskSpec::all()), 4);
         QCOMPARE(text(decode(one, x, step(2)).output), text(one.forward(x).output.bottomRows(2)));
         // Two layers: the cache's layer-1 keys were computed without tokens 3 and 4.
@@ -150,7 +138,7 @@ private slots:
     void mapsDrop() {
         const Model<double> model(blocks(2, MaskSpec::causal()), 4);
         const Trace<double> d =
-            decode(model, toDoubleMatrix(tokens(5, 4)).eval(), step(2), Maps::Drop);
+            decode(model, toDoubleMatrix(mixedTokens(5, 4, 3)).eval(), step(2), Maps::Drop);
         QVERIFY(d.layers[0].heads.empty());
         QCOMPARE(d.output.rows(), Eigen::Index(2));
     }
@@ -174,7 +162,7 @@ private slots:
         const Model<Rational> model(blocks(1, MaskSpec::causal()), 4);
         DecodeStep s = step(m);
         if (maskRows >= 0) s.mask = BoolMatrix::Constant(maskRows, 5, true);
-        QCOMPARE(inputErrorOf([&] { decode(model, tokens(5, 4), s); }), expected);
+        QCOMPARE(inputErrorOf([&] { decode(model, mixedTokens(5, 4, 3), s); }), expected);
     }
 
     void ssmRefused() {
@@ -182,7 +170,7 @@ private slots:
         spec.layers[0].mixer.kind = MixerSpec::Kind::Ssm;
         const Model<Rational> model(spec, 4);
         QVERIFY(inputErrorOf([&] {
-                    decode(model, tokens(4, 4), step(1));
+                    decode(model, mixedTokens(4, 4, 3), step(1));
                 }).startsWith("layers[0].mixer: ssm keeps a state"));
     }
 

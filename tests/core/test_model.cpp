@@ -45,17 +45,6 @@ std::vector<Permutation> allPermutations(int n) {
     return all;
 }
 
-// Deterministic exact tokens with mixed signs (so relu matters).
-Matrix<Rational> tokens(int n, int d) {
-    Matrix<Rational> m(n, d);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < d; ++j) {
-            Rational x((i * 5 + j * 3) % 7 - 3, 1 + (i + 2 * j) % 2);
-            x.canonicalize();
-            m(i, j) = x;
-        }
-    return m;
-}
 } // namespace
 
 class TestModel : public QObject {
@@ -136,7 +125,7 @@ private slots:
             spec.layers = {first, second};
         }
         const Model<Rational> model(spec, d);
-        const Matrix<Rational> x = tokens(4, d);
+        const Matrix<Rational> x = mixedTokens(4, d, 2);
         const Matrix<Rational> fx = model.forward(x).output;
         for (const Permutation& sigma : allPermutations(4)) {
             const Matrix<Rational> lhs = model.forward(sigma.applyRows(x)).output;
@@ -152,7 +141,7 @@ private slots:
         ModelSpec spec;
         spec.layers.push_back(layer(MixerSpec::Kind::SoftmaxLike, MaskSpec::causal()));
         const Model<Rational> model(spec, 3);
-        const Matrix<Rational> x = tokens(3, 3);
+        const Matrix<Rational> x = mixedTokens(3, 3, 2);
         const Permutation sigma = Permutation::reverse(3);
         QVERIFY(text(model.forward(sigma.applyRows(x)).output) !=
                 text(sigma.applyRows(model.forward(x).output)));
@@ -176,7 +165,7 @@ private slots:
         QCOMPARE(model.inputWidth(), d);
         QCOMPARE(model.outputWidth(), withWo ? 3 : 4);
 
-        const Matrix<Rational> x = tokens(n, d);
+        const Matrix<Rational> x = mixedTokens(n, d, 2);
         const Trace<Rational> trace = model.forward(x);
         QCOMPARE(int(trace.layers.size()), 1);
         QCOMPARE(int(trace.layers[0].heads.size()), 2);
@@ -212,7 +201,7 @@ private slots:
         spec.layers.push_back(l);
         const Model<Rational> model(spec, 4);
         QCOMPARE(model.outputWidth(), 2);
-        const Matrix<Rational> x = tokens(3, 4);
+        const Matrix<Rational> x = mixedTokens(3, 4, 2);
         const Trace<Rational> trace = model.forward(x);
         const Matrix<Rational> v = x * wv;
         Matrix<Rational> expected(3, 2);
@@ -234,7 +223,7 @@ private slots:
         plain.layers[0].wv = MatrixSpec::random(3);
         ModelSpec residual = plain;
         residual.layers[0].residual = true;
-        const Matrix<Rational> x = tokens(4, 3);
+        const Matrix<Rational> x = mixedTokens(4, 3, 2);
         const Trace<Rational> without = Model<Rational>(plain, 3).forward(x);
         const Trace<Rational> with = Model<Rational>(residual, 3).forward(x);
         // The residual adds the layer's input: the tokens after absolute positions.
@@ -315,13 +304,13 @@ private slots:
         QVERIFY(inputErrorOf([&] { Model<Rational>(ssmMasked, 3); }).contains("layers[0].mask"));
         // Tokens of the wrong width.
         const Model<Rational> model(referenceBlock(PositionalSpec::Kind::None), 3);
-        const QString message = inputErrorOf([&] { model.forward(tokens(2, 4)); });
+        const QString message = inputErrorOf([&] { model.forward(mixedTokens(2, 4, 2)); });
         QVERIFY2(message.contains("tokens") && message.contains("width 4"), qPrintable(message));
         // A mask that does not fit n is refused with the layer's path.
         ModelSpec blocks;
         blocks.layers.push_back(layer(MixerSpec::Kind::SoftmaxLike, MaskSpec::blocks({2, 2})));
         const QString maskMessage =
-            inputErrorOf([&] { Model<Rational>(blocks, 3).forward(tokens(3, 3)); });
+            inputErrorOf([&] { Model<Rational>(blocks, 3).forward(mixedTokens(3, 3, 2)); });
         QVERIFY2(maskMessage.contains("layers[0].mask"), qPrintable(maskMessage));
     }
 
@@ -335,7 +324,7 @@ private slots:
         second.wq = MatrixSpec::given(Matrix<Rational>::Ones(4, 4)); // any width-4 projections
         spec.layers = {first, second};
         const Model<Rational> model(spec, 4);
-        const Trace<Rational> trace = model.forward(tokens(3, 4));
+        const Trace<Rational> trace = model.forward(mixedTokens(3, 4, 2));
         QStringList warnings;
         for (const auto& w : trace.warnings)
             warnings << QString::fromStdString(w);
@@ -347,8 +336,8 @@ private slots:
         QVERIFY(!trace.layers[0].output.row(0).isZero());
         QVERIFY(trace.output.isZero());
 
-        const Trace<Rational> clean =
-            Model<Rational>(referenceBlock(PositionalSpec::Kind::None), 3).forward(tokens(3, 3));
+        const Trace<Rational> clean = Model<Rational>(referenceBlock(PositionalSpec::Kind::None), 3)
+                                          .forward(mixedTokens(3, 3, 2));
         QVERIFY(clean.warnings.empty());
     }
 
@@ -358,7 +347,7 @@ private slots:
         second.heads = 3;
         spec.layers.push_back(second);
         const Model<Rational> model(spec, 3);
-        const Matrix<Rational> x = tokens(4, 3);
+        const Matrix<Rational> x = mixedTokens(4, 3, 2);
         const Trace<Rational> kept = model.forward(x, Maps::Keep);
         const Trace<Rational> dropped = model.forward(x, Maps::Drop);
         QCOMPARE(int(kept.layers.size()), 2);
@@ -377,7 +366,7 @@ private slots:
         ModelSpec spec = referenceBlock(PositionalSpec::Kind::Polynomial);
         ModelSpec shifted = spec;
         shifted.positional.offset = 2;
-        const Matrix<Rational> x = tokens(3, 3);
+        const Matrix<Rational> x = mixedTokens(3, 3, 2);
         const QString viaExtra = text(Model<Rational>(spec, 3).forward(x, Maps::Keep, 2).output);
         QCOMPARE(viaExtra, text(Model<Rational>(shifted, 3).forward(x).output));
         QVERIFY(viaExtra != text(Model<Rational>(spec, 3).forward(x).output));

@@ -11,6 +11,19 @@
 
 namespace attnlab::test {
 
+/// Deterministic exact n x d tokens with mixed signs (so relu matters): entry (i, j) is
+/// ((5i + 3j) mod 7 − 3) / (1 + (i + 2j) mod denominators).
+inline Matrix<Rational> mixedTokens(int n, int d, int denominators) {
+    Matrix<Rational> m(n, d);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < d; ++j) {
+            Rational x((i * 5 + j * 3) % 7 - 3, 1 + (i + 2 * j) % denominators);
+            x.canonicalize();
+            m(i, j) = x;
+        }
+    return m;
+}
+
 /// A model of these positions and layers and nothing else (no norms, no checkpoint).
 inline ModelSpec modelOf(PositionalSpec positional, std::vector<LayerSpec> layers) {
     ModelSpec model;

@@ -170,10 +170,15 @@ void ViewsPanel::redraw() {
     const attnlab::Side sides[] = {attnlab::Side::Original, attnlab::Side::Transformed,
                                    attnlab::Side::Difference};
     const bool last = l + 1 == s.layerCount();
+    if (shown_.sides != sides_ || shown_.layer != l || shown_.head != int(h)) {
+        shown_ = {sides_, l, int(h), {}};
+        for (int c = 0; c < ColumnCount; ++c)
+            shown_.maps[std::size_t(c)] = s.head(sides[c], l, int(h));
+    }
     for (int c = 0; c < ColumnCount; ++c) {
         const attnlab::SideView& side = s.side(sides[c]);
         const attnlab::LayerView& lv = side.layers[l];
-        const attnlab::HeadView maps = s.head(sides[c], l, int(h));
+        const attnlab::HeadView& maps = shown_.maps[std::size_t(c)];
         views_[Scores][c]->setTitle("S  " + columnTitles[c]);
         views_[Scores][c]->setMatrix(maps.scores);
         views_[Weights][c]->setTitle("A  " + columnTitles[c]);

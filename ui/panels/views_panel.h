@@ -74,6 +74,15 @@ private:
     QLabel* warnings_;
     std::vector<attnlab::WitnessCell> witness_;
     bool redrawPending_ = false;
+    /// The head on screen, its maps made once for the three sides: a redraw that keeps the head
+    /// (a witness, a new summary) converts nothing again.
+    struct ShownHead {
+        std::shared_ptr<const attnlab::SideBySide> sides; // held, so its address is not reused
+        std::size_t layer = 0;
+        int head = 0;
+        std::array<attnlab::HeadView, ColumnCount> maps;
+    };
+    ShownHead shown_;
 };
 
 } // namespace attnlab::ui
