@@ -43,25 +43,6 @@ std::string layerPath(std::size_t i) {
     return "layers[" + std::to_string(i) + "]";
 }
 
-// One layer's queries, keys and values of all n rows (keys and values of the key/value heads
-// only), with the positions' rotations applied.
-template <class T>
-struct Projections {
-    Matrix<T> q, k, v;
-};
-
-template <class T>
-Projections<T> project(const Model<T>& model, std::size_t index, const Matrix<T>& x) {
-    const LayerSpec& layer = model.spec().layers[index];
-    const LayerWeights<T>& w = model.weights(index);
-    const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
-    Matrix<T> h = preNorm && w.attentionNorm ? w.attentionNorm->apply(x) : x;
-    if (w.ffn) h = columnParallel(h, *w.ffn, 1).unaryExpr([](const T& e) { return relu(e); });
-    return {withBias<T>(columnParallel(h, w.wq, 1), w.bq),
-            withBias<T>(columnParallel(h, w.wk, 1), w.bk),
-            withBias<T>(columnParallel(h, w.wv, 1), w.bv)};
-}
-
 // Where one head's attention runs: the rows of its queries, the keys it reads, its mask.
 struct Span {
     int firstQuery, queries, keys;
@@ -136,7 +117,7 @@ Trace<T> decode(const Model<T>& model, const Matrix<T>& tokens, const DecodeStep
         const BoolMatrix prefillMask = square.topLeftCorner(c, c);
         const BoolMatrix decodeMask =
             step.mask ? *step.mask : alignedRows(square, m, step.alignment);
-        const Projections<T> proj = project(model, i, x);
+        const Projections<T> proj = model.project(i, x);
         Matrix<T> concat(n, proj.v.cols() / layer.keyValueHeads() * layer.heads);
         LayerTrace<T> layerTrace;
         attend(model, i, proj, positional.offset, Span{0, c, c, prefillMask}, concat,

@@ -228,7 +228,6 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
                                             const Evaluation& how, ForwardRecord<T>* keep,
                                             const Reuse* from) const {
     const LayerSpec& layer = spec_.layers[index];
-    const Weights& w = weights_[index];
     const Matrix<T> x = stackRows(xs);
     if (keep) keep->inputs.push_back(x);
     // Every input row the wanted output rows can read is the record's: so are those rows (each
@@ -239,16 +238,11 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         traces.front().layers.back().output = from->record.layerOutput(index);
         return {traces.front().layers.back().output};
     }
-    const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
-    Matrix<T> h = preNorm && w.attentionNorm ? w.attentionNorm->apply(x) : x;
-    if (w.ffn)
-        h = columnParallel(h, *w.ffn, how.parts).unaryExpr([](const T& e) { return relu(e); });
     const int heads = layer.heads, groups = layer.keyValueHeads();
-    const Matrix<T> q = withBias<T>(columnParallel(h, w.wq, how.parts), w.bq);
-    const Matrix<T> k =
-        repeatGroups<T>(withBias<T>(columnParallel(h, w.wk, how.parts), w.bk), heads, groups);
-    const Matrix<T> v =
-        repeatGroups<T>(withBias<T>(columnParallel(h, w.wv, how.parts), w.bv), heads, groups);
+    Projections<T> projected = project(index, x, how.parts);
+    const Matrix<T> q = std::move(projected.q);
+    const Matrix<T> k = repeatGroups<T>(projected.k, heads, groups);
+    const Matrix<T> v = repeatGroups<T>(projected.v, heads, groups);
     // Without maps, a layer goes whole to the device that computes layers (the CPU's fused
     // kernel: no n x n mask, scores or weights are formed), else head by head.
     const Device* wholeLayer = maps == Maps::Drop && !how.unmasked
@@ -324,6 +318,18 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         traces[b].layers.push_back(std::move(layerTraces[b]));
     }
     return ys;
+}
+
+template <class T>
+Projections<T> Model<T>::project(std::size_t index, const Matrix<T>& x, int parts) const {
+    const LayerSpec& layer = spec_.layers[index];
+    const Weights& w = weights_[index];
+    const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
+    Matrix<T> h = preNorm && w.attentionNorm ? w.attentionNorm->apply(x) : x;
+    if (w.ffn) h = columnParallel(h, *w.ffn, parts).unaryExpr([](const T& e) { return relu(e); });
+    return {withBias<T>(columnParallel(h, w.wq, parts), w.bq),
+            withBias<T>(columnParallel(h, w.wk, parts), w.bk),
+            withBias<T>(columnParallel(h, w.wv, parts), w.bv)};
 }
 
 template <class T>

@@ -58,6 +58,12 @@ struct LayerWeights {
     std::optional<MlpWeights<T>> mlp;
 };
 
+/// A layer's queries (every head), keys and values (the key/value heads only) of some rows.
+template <class T>
+struct Projections {
+    Matrix<T> q, k, v;
+};
+
 template <class T>
 class Model {
 public:
@@ -99,6 +105,10 @@ public:
     const std::optional<NormWeights<T>>& embeddingNorm() const { return embeddingNorm_; }
     const std::optional<NormWeights<T>>& finalNorm() const { return finalNorm_; }
 
+    /// Layer `index`'s projections of the rows of x: its attention norm when the norms sit
+    /// before the sublayers, the ffn pre-map, Q, K and V with their biases (`parts` as in
+    /// Evaluation). The positions' rotations are not applied.
+    Projections<T> project(std::size_t index, const Matrix<T>& x, int parts = 1) const;
     /// The rest of layer `index` after attention, row by row: output projection, residuals,
     /// norms and MLP (public for steps that compute attention their own way, decode.h).
     Matrix<T> finishBlock(std::size_t index, const Matrix<T>& x, const Matrix<T>& attention,
