@@ -12,6 +12,7 @@
 #include "ui/document/scenario_document.h"
 #include "ui/editors/transform_editor.h"
 #include "ui/help/help_window.h"
+#include "ui/panels/views_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -45,6 +46,14 @@ struct Options {
                               "the others (the transformation \"decode with a KV cache\"); "
                               "<m>:top-left aligns the causal mask top-left",
                               "m"};
+    QCommandLineOption shift{"shift",
+                             "show every position shifted by <c> (the transformation \"shift "
+                             "positions by c\")",
+                             "c"};
+    QCommandLineOption page{"page",
+                            "open the views on <page>: side-by-side, dependencies, overview or "
+                            "positions",
+                            "page"};
     QCommandLineOption guide{"guide",
                              "open the user guide at <page>: a document of the guide with an "
                              "optional heading, e.g. user-guide.md or properties.md#24-causality",
@@ -62,6 +71,14 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.text);
     parser.addOption(options.guide);
     parser.addOption(options.decode);
+    parser.addOption(options.shift);
+    parser.addOption(options.page);
+}
+
+// The views page --page names, or -1.
+int pageIndex(const QString& name) {
+    const QStringList pages{"side-by-side", "dependencies", "overview", "positions"};
+    return int(pages.indexOf(name));
 }
 
 // The transformation --decode asks for ("4", "4:top-left", "4:bottom-right"), or nothing when
@@ -125,21 +142,50 @@ int main(int argc, char** argv) {
     attnlab::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openSource(parser.positionalArguments().first());
+    std::optional<attnlab::Transform> transform;
     if (parser.isSet(options.decode)) {
-        const std::optional<attnlab::Transform> decode = decodeOption(parser.value(options.decode));
-        if (!decode) {
+        transform = decodeOption(parser.value(options.decode));
+        if (!transform) {
             std::fprintf(stderr, "--decode: expected M or M:top-left, got %s\n",
                          qPrintable(parser.value(options.decode)));
             return 2;
         }
+    }
+    if (parser.isSet(options.shift)) {
+        bool ok = false;
+        transform.emplace();
+        transform->kind = attnlab::Transform::Kind::Shift;
+        transform->shift = parser.value(options.shift).toLong(&ok);
+        if (!ok) {
+            std::fprintf(stderr, "--shift: expected an integer, got %s\n",
+                         qPrintable(parser.value(options.shift)));
+            return 2;
+        }
+    }
+    if (transform) {
         attnlab::ui::ExplorerState next = window.document()->state();
-        next.transform = *decode;
-        window.document()->edit(next, "decode with a KV cache"); // refused: the banner says why
+        next.transform = *transform;
+        window.document()->edit(next, "transformation"); // refused: the banner says why
         for (QWidget* w = window.transformEditor(); w; w = w->parentWidget()) // its tab, shown
             if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
                 tabs->setCurrentWidget(window.transformEditor());
                 break;
             }
+    }
+    if (parser.isSet(options.page)) {
+        const int page = pageIndex(parser.value(options.page));
+        if (page < 0) {
+            std::fprintf(stderr,
+                         "--page: expected side-by-side, dependencies, overview or "
+                         "positions, got %s\n",
+                         qPrintable(parser.value(options.page)));
+            return 2;
+        }
+        // Once the first answer is drawn: showing a failing property's witness turns the page.
+        QObject::connect(
+            window.compute(), &attnlab::ui::ComputeService::idle, &window,
+            [&window, page] { window.views()->tabs()->setCurrentIndex(page); },
+            Qt::SingleShotConnection);
     }
     window.show();
     QWidget* shown = &window;

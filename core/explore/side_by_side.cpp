@@ -250,6 +250,10 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
     out.difference = differenceView(*original, *transformed, carry, s.tokens.labels);
     out.largestDifference = largestText<T>(transformed->output - carry.rows(original->output));
+    out.positional = s.model.positional;
+    out.tokenWidth = s.d();
+    for (std::size_t l = 0; l < model.layerCount(); ++l)
+        out.headWidths.push_back(int(model.weights(l).wq.cols()) / s.model.layers[l].heads);
     for (const LayerSpec& layer : s.model.layers) {
         BoolMatrix mask = buildMask(layer.mask, s.n());
         out.maskedRows.push_back(allMaskedRows(mask));

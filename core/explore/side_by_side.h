@@ -84,12 +84,18 @@ struct SideBySide {
     const std::vector<BoolMatrix>& masksOf(bool transformed) const {
         return transformed && !transformedMasks.empty() ? transformedMasks : masks;
     }
-    std::string transformedLabel;  // "f(P X)", "f(X) at positions + 3", "decode 4 of 6, top-left", ...
+    std::string
+        transformedLabel; // "f(P X)", "f(X) at positions + 3", "decode 4 of 6, top-left", ...
     std::string differenceLabel;   // "f(P X) - P f(X)", ...
     std::string transformText;     // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
     std::string largestDifference; // largest |entry| of the output difference, as text
     std::vector<std::string> warnings;
     nlohmann::json backend; // where the original side ran (run_report.h's backendJson shape)
+    /// What the Positions page draws from (positional_term.h): the method, the tokens' width
+    /// and, per layer, the width of one head's queries.
+    PositionalSpec positional;
+    int tokenWidth = 0;
+    std::vector<int> headWidths;
 
     const SideView& side(Side s) const {
         return s == Side::Original ? original : s == Side::Transformed ? transformed : difference;

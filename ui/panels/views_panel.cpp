@@ -4,6 +4,7 @@
 #include "ui/views/elided_label.h"
 #include "ui/views/head_overview_view.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/positional_page.h"
 
 #include "core/explore/dependency_maps.h"
 
@@ -31,9 +32,9 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     : QWidget(parent),
       dependency_(new HeatmapView("measured dependency", HeatmapView::Scale::Sequential)),
       bound_(new HeatmapView("bound implied by the masks", HeatmapView::Scale::Sequential)),
-      dependencySummary_(new QLabel), overview_(new HeadOverviewView), tabs_(new QTabWidget),
-      layer_(new QComboBox), head_(new QComboBox), summary_(new ElidedLabel),
-      warnings_(new QLabel) {
+      dependencySummary_(new QLabel), overview_(new HeadOverviewView),
+      positions_(new PositionalPage), tabs_(new QTabWidget), layer_(new QComboBox),
+      head_(new QComboBox), summary_(new ElidedLabel), warnings_(new QLabel) {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel("Layer"));
     bar->addWidget(layer_);
@@ -78,6 +79,7 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     tabs_->addTab(maps, "Side by side");
     tabs_->addTab(dep, "Dependencies");
     tabs_->addTab(all, "All layers × heads");
+    tabs_->addTab(positions_, "Positions");
     warnings_->setWordWrap(true);
     warnings_->setStyleSheet("color: #b35806;");
     warnings_->hide();
@@ -95,6 +97,12 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     });
     connect(head_, &QComboBox::currentIndexChanged, this, &ViewsPanel::redraw);
     connect(overview_, &HeadOverviewView::headSelected, this, &ViewsPanel::selectHead);
+    connect(tabs_, &QTabWidget::currentChanged, this, &ViewsPanel::redrawPositions);
+}
+
+void ViewsPanel::redrawPositions() {
+    if (tabs_->currentWidget() != positions_ || !shown_.sides) return;
+    positions_->show(shown_.sides.get(), shown_.layer, shown_.head, shown_.maps[Original].scores);
 }
 
 void ViewsPanel::setOverview(std::shared_ptr<const attnlab::HeadOverview> overview) {
@@ -229,6 +237,7 @@ void ViewsPanel::redraw() {
     dependency_->setHighlights(depCells);
     for (HeatmapView* v : {dependency_, bound_})
         v->setAxisLabels(s.original.labels, s.original.labels);
+    redrawPositions();
 }
 
 void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells) {

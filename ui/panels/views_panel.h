@@ -25,6 +25,7 @@ namespace attnlab::ui {
 class ElidedLabel;
 class HeadOverviewView;
 class HeatmapView;
+class PositionalPage;
 
 class ViewsPanel : public QWidget {
     Q_OBJECT
@@ -48,6 +49,7 @@ public:
     int head() const;
     HeatmapView* view(Row row, Column column) const { return views_[row][column]; }
     HeadOverviewView* overview() const { return overview_; }
+    PositionalPage* positions() const { return positions_; }
     QComboBox* layerBox() const { return layer_; }
     QComboBox* headBox() const { return head_; }
     QTabWidget* tabs() const { return tabs_; }
@@ -60,6 +62,8 @@ signals:
 
 private:
     void redraw();
+    /// The Positions page for the shown head, when that page is on screen.
+    void redrawPositions();
 
     std::shared_ptr<const attnlab::SideBySide> sides_;
     std::array<std::array<HeatmapView*, ColumnCount>, RowCount> views_{};
@@ -67,6 +71,7 @@ private:
     HeatmapView* bound_;
     QLabel* dependencySummary_;
     HeadOverviewView* overview_;
+    PositionalPage* positions_;
     QTabWidget* tabs_;
     QComboBox* layer_;
     QComboBox* head_;
