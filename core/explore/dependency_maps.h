@@ -1,5 +1,6 @@
 // The dependency maps a locality or causality report carries (details.dependency_map, the
-// measured one, and details.bound_map, the one the masks imply) as matrices a view draws.
+// measured one, and details.bound_map, the one the masks imply) as matrices a view draws, and
+// their difference: where the measurement leaves the bound.
 #pragma once
 
 #include "core/checks/property_report.h"
@@ -12,6 +13,10 @@ namespace attnlab {
 struct DependencyMaps {
     ViewMatrix measured; // 1 where output row s moved when input token t was perturbed
     ViewMatrix bound;    // 1 where the masks let row s depend on token t; empty when absent
+    /// measured − bound: +1 where row s moved although the masks forbid it (the bound is
+    /// broken), −1 where the masks allow a dependency the measurement did not see (slack), 0
+    /// where they agree; empty without a bound of the same shape.
+    ViewMatrix excess;
 };
 
 /// The report's maps; nullopt when it carries no measured map. A map that is not a rectangle

@@ -102,6 +102,25 @@ const std::vector<ConventionPair>& conventionPairs() {
     return pairs;
 }
 
+std::optional<ConventionMatch> conventionOf(const MaskSpec& mask) {
+    const auto first = [](MaskConvention c, int k) -> std::optional<ConventionMatch> {
+        const std::vector<ConventionPair>& pairs = conventionPairs();
+        for (std::size_t i = 0; i < pairs.size(); ++i)
+            if (pairs[i].a == c) return ConventionMatch{i, k};
+        return std::nullopt;
+    };
+    switch (mask.kind) {
+    case MaskSpec::Kind::Window:
+        return first(MaskConvention::WindowRadius, mask.radius);
+    case MaskSpec::Kind::CausalWindow:
+        return first(MaskConvention::CausalWindowRadius, mask.radius);
+    case MaskSpec::Kind::Causal:
+        return first(MaskConvention::CausalTopLeft, -1);
+    default:
+        return std::nullopt;
+    }
+}
+
 BoolMatrix rectangularCausal(int queries, int keys, CausalAlignment alignment) {
     if (queries < 0 || keys < 0) throw InputError("lengths: must be non-negative");
     const int offset = alignment == CausalAlignment::BottomRight ? keys - queries : 0;

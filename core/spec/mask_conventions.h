@@ -5,6 +5,7 @@
 
 #include "core/spec/mask.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,16 @@ struct ConventionPair {
 };
 /// The presets the mask diff offers.
 const std::vector<ConventionPair>& conventionPairs();
+
+/// Where a mask stands among the pairs: its pair (index into conventionPairs()), whose first
+/// convention it is, at the number k it is written with (-1 for the alignments: no number).
+struct ConventionMatch {
+    std::size_t pair;
+    int k;
+};
+/// window(r) is the first of the sliding-window pair at k = r, causal_window(r) the first of
+/// the causal pair at k = r, causal the first of the alignments; other masks match none.
+std::optional<ConventionMatch> conventionOf(const MaskSpec& mask);
 
 enum class CausalAlignment { TopLeft, BottomRight };
 /// A causal mask of `queries` x `keys`: top-left allows t ≤ s, bottom-right t ≤ s + keys −

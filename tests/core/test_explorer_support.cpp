@@ -202,6 +202,15 @@ private slots:
         QCOMPARE(ragged->measured.values.size(), Eigen::Index(0));
         r.details["dependency_map"] = {{true, false}, {false, true}};
         QCOMPARE(dependencyMaps(r)->measured.values, Eigen::MatrixXd::Identity(2, 2));
+        QCOMPARE(dependencyMaps(r)->excess.values.size(), Eigen::Index(0)); // no bound
+    }
+
+    void theExcessMapSaysWhereMeasurementAndBoundDisagree() {
+        PropertyReport r;
+        r.details["dependency_map"] = {{1, 1}, {0, 1}};
+        r.details["bound_map"] = {{1, 0}, {1, 1}};
+        const Eigen::MatrixXd excess = dependencyMaps(r)->excess.values;
+        QCOMPARE(excess, (Eigen::MatrixXd(2, 2) << 0, 1, -1, 0).finished());
     }
 };
 

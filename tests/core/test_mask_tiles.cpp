@@ -165,6 +165,19 @@ private slots:
             }
     }
 
+    void aMaskIsTheFirstConventionOfItsPair() {
+        // Each matched mask is its pair's first convention at the number it is written with.
+        for (const MaskSpec& mask :
+             {MaskSpec::window(3), MaskSpec::causalWindow(5), MaskSpec::causal()}) {
+            const std::optional<ConventionMatch> match = conventionOf(mask);
+            QVERIFY(match);
+            QCOMPARE(conventionMask(conventionPairs()[match->pair].a, std::max(match->k, 0)), mask);
+        }
+        QCOMPARE(conventionOf(MaskSpec::window(3))->k, 3);
+        QVERIFY(!conventionOf(MaskSpec::all()));
+        QVERIFY(!conventionOf(MaskSpec::both({MaskSpec::causal(), MaskSpec::window(2)})));
+    }
+
     void centredEvenWindowIsLeftHeavy() {
         // W = 4 centred: keys s−2 … s+1.
         const BoolMatrix m = buildMask(conventionMask(MaskConvention::WindowKeysCentred, 4), 10);

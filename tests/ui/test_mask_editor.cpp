@@ -3,6 +3,7 @@
 // imported from and exported to .npy files (through the code path the file dialogs call).
 // Set ATTNLAB_MASK_EDITOR_PNG to a path to also save a picture of the editor.
 #include "core/io/npy.h"
+#include "core/spec/mask_conventions.h"
 #include "ui/mask/mask_block_view.h"
 #include "ui/mask/mask_combine_panel.h"
 #include "ui/mask/mask_diff_dialog.h"
@@ -261,6 +262,24 @@ private slots:
         f.child<QPushButton>("not")->click(); // A follows the editor
         QCOMPARE(dialog->diff().onlyB, 55LL);
         QCOMPARE(dialog->diff().onlyA, 45LL);
+    }
+
+    void diffStartsFromTheMaskAndAppliesTheOtherConvention() {
+        // An off-by-one hunt: window(3) means 7 keys; the diff opens on radius 3 vs W = 3 keys
+        // centred, and "Use B" makes the layer's mask the 3-key window.
+        Fixture f(MaskSpec::window(3), 12);
+        f.child<QPushButton>("compare")->click();
+        auto* dialog = f.editor.findChild<MaskDiffDialog*>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->findChild<QComboBox*>("preset")->currentIndex(), 1);
+        QCOMPARE(dialog->findChild<QSpinBox*>("parameter")->value(), 3);
+        QVERIFY(dialog->diff().onlyA > 0);
+        QCOMPARE(dialog->diff().onlyB, 0LL);
+        dialog->findChild<QPushButton*>("useB")->click();
+        QCOMPARE(f.spy.count(), 1);
+        const auto applied = f.spy.last().at(0).value<MaskSpec>();
+        QCOMPARE(applied, attnlab::conventionMask(attnlab::MaskConvention::WindowKeysCentred, 3));
+        QVERIFY(!dialog->findChild<QPushButton*>("useB")->isEnabled()); // B is the mask now
     }
 
     void largeMaskKeepsThinBandsVisible() {

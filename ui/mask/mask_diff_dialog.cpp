@@ -11,6 +11,8 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -27,7 +29,8 @@ MaskDiffDialog::MaskDiffDialog(QWidget* parent)
     : QDialog(parent), form_(new QFormLayout), preset_(new QComboBox(this)),
       parameter_(new QSpinBox(this)), other_(new MaskKindForm(this)), labelA_(new QLabel(this)),
       labelB_(new QLabel(this)), note_(new QLabel(this)), counts_(new QLabel(this)),
-      view_(new MaskDiffView(this)) {
+      view_(new MaskDiffView(this)),
+      useB_(new QPushButton(tr("Use B as this layer's mask"), this)) {
     setWindowTitle(tr("Mask diff"));
     preset_->setObjectName("preset");
     preset_->addItem(tr("current mask vs another mask"));
@@ -58,6 +61,10 @@ MaskDiffDialog::MaskDiffDialog(QWidget* parent)
     layout->addWidget(counts_);
     layout->addWidget(note_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    useB_->setObjectName("useB");
+    useB_->setToolTip(tr("Replace the layer's mask by B, e.g. the other library's convention"));
+    buttons->addButton(useB_, QDialogButtonBox::ActionRole);
+    connect(useB_, &QPushButton::clicked, this, [this] { emit useMask(b_); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
 
@@ -77,6 +84,18 @@ void MaskDiffDialog::setCurrent(const MaskSpec& spec, int n) {
 
 void MaskDiffDialog::choosePreset(int index) {
     preset_->setCurrentIndex(index);
+}
+
+void MaskDiffDialog::startFromCurrent() {
+    const std::optional<ConventionMatch> match = conventionOf(current_);
+    if (match && match->k >= 0) {
+        const QSignalBlocker block(parameter_);
+        parameter_->setValue(match->k);
+    }
+    if (preset_->currentIndex() == (match ? int(match->pair) + 1 : 0))
+        refresh();
+    else
+        choosePreset(match ? int(match->pair) + 1 : 0);
 }
 
 void MaskDiffDialog::refresh() {
@@ -103,6 +122,8 @@ void MaskDiffDialog::compare(const MaskSpec& a, const MaskSpec& b, const QString
     labelA_->setText(mask_palette::swatch(mask_palette::onlyA()) + tr("<b>A</b>: ") + labelA);
     labelB_->setText(mask_palette::swatch(mask_palette::onlyB(), "&#9638;") + tr("<b>B</b>: ") +
                      labelB);
+    b_ = b;
+    useB_->setEnabled(!(b == current_));
     try {
         diff_ = diffMasks(buildMask(a, n_), buildMask(b, n_));
     } catch (const InputError& e) {

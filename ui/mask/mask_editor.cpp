@@ -195,8 +195,12 @@ void MaskEditor::onNot() {
 }
 
 void MaskEditor::openDiff() {
-    if (!diff_) diff_ = new MaskDiffDialog(this);
+    if (!diff_) {
+        diff_ = new MaskDiffDialog(this);
+        connect(diff_, &MaskDiffDialog::useMask, this, &MaskEditor::edit);
+    }
     diff_->setCurrent(spec_, n_);
+    diff_->startFromCurrent();
     diff_->show();
     diff_->raise();
 }
