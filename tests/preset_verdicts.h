@@ -41,6 +41,8 @@ inline void addPresetVerdictRows() {
                                   << "locality=holds,causality=fails";
     QTest::newRow("claim too small") << "locality-claim-too-small"
                                      << "locality=fails";
+    QTest::newRow("stray cell") << "window-stray-cell"
+                                << "locality=fails,causality=fails,row-sums=holds";
     QTest::newRow("float32 tiling") << "flash-tiling-float32"
                                     << "tiling=holds,row-sums=holds,causality=holds,gradient=holds";
     QTest::newRow("all-true by another name") << "mask-as-wide-as-the-sequence"
