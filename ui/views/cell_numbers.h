@@ -1,0 +1,41 @@
+// The numbers written inside a heatmap's cells: one short text per cell, drawn centred in a colour
+// that contrasts with the cell's (core/io/color_maps.h `darkTextOn`), and only where it fits.
+#pragma once
+
+#include <QFont>
+#include <QStringList>
+
+#include <qcustomplot.h>
+
+namespace attnlab::ui {
+
+class CellNumbers : public QCPLayerable {
+    Q_OBJECT
+public:
+    /// Writes on the cells of `map` (one drawn cell per matrix entry), on the plot's layer
+    /// `layer`.
+    CellNumbers(QCPColorMap* map, const QString& layer);
+
+    /// The row-major texts of a rows x columns map; an empty list writes nothing.
+    void setTexts(const QStringList& texts, int rows, int columns);
+    void setFont(const QFont& font) { font_ = font; }
+    /// The text written in cell (row, column) now: empty when there is none or it does not fit.
+    QString shownText(int row, int column) const;
+    /// The cells' pixel size at the plot's current layout (0 x 0 without cells).
+    QSizeF cellSize() const;
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+    QRect clipRect() const override;
+    void draw(QCPPainter* painter) override;
+
+private:
+    QRectF cellRect(int row, int column) const;
+
+    QCPColorMap* map_;
+    QFont font_;
+    QStringList texts_;
+    int rows_ = 0, columns_ = 0;
+};
+
+} // namespace attnlab::ui
