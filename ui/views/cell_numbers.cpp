@@ -3,13 +3,26 @@
 
 #include "core/io/color_maps.h"
 
+#include <algorithm>
+
 namespace attnlab::ui {
+
+namespace {
+/// Cell numbers are never written smaller than this.
+constexpr double kSmallestPoints = 6;
+} // namespace
 
 CellNumbers::CellNumbers(QCPColorMap* map, const QString& layer)
     : QCPLayerable(map->parentPlot(), layer), map_(map) {}
 
+void CellNumbers::setFont(const QFont& font) {
+    font_ = font;
+    fittedFor_ = {};
+}
+
 void CellNumbers::setTexts(const QStringList& texts, int rows, int columns) {
     texts_ = texts;
+    fittedFor_ = {};
     rows_ = texts.isEmpty() ? 0 : rows;
     columns_ = texts.isEmpty() ? 0 : columns;
 }
@@ -26,14 +39,29 @@ QSizeF CellNumbers::cellSize() const {
     return rows_ > 0 ? cellRect(0, 0).size() : QSizeF();
 }
 
+const QFont& CellNumbers::fittedFont() const {
+    const QSizeF cell = cellSize();
+    if (cell == fittedFor_) return fitted_;
+    fittedFor_ = cell;
+    fitted_ = font_;
+    const double base = font_.pointSizeF();
+    double widest = 0;
+    const QFontMetricsF metrics(font_);
+    for (const QString& text : texts_)
+        widest = std::max(widest, metrics.horizontalAdvance(text));
+    // Grown with the cell's height (a third of it in text), then shrunk until the widest fits.
+    const double grown = std::clamp(cell.height() / 3 / metrics.height(), 1.0, 2.0);
+    const double fits = widest > 0 ? 0.8 * cell.width() / widest : grown; // a margin each side
+    const double scale = std::clamp(std::min(grown, fits), kSmallestPoints / base, 2.0);
+    fitted_.setPointSizeF(base * scale);
+    allFit_ = widest * scale + 2 <= cell.width() && metrics.height() * scale <= cell.height();
+    return fitted_;
+}
+
 QString CellNumbers::shownText(int row, int column) const {
     if (row < 0 || column < 0 || row >= rows_ || column >= columns_) return {};
-    const QString& text = texts_[row * columns_ + column];
-    const QSizeF cell = cellRect(row, column).size();
-    const QFontMetricsF metrics(font_);
-    const bool fits =
-        metrics.horizontalAdvance(text) + 2 <= cell.width() && metrics.height() <= cell.height();
-    return fits ? text : QString();
+    fittedFont();
+    return allFit_ ? texts_[row * columns_ + column] : QString();
 }
 
 void CellNumbers::applyDefaultAntialiasingHint(QCPPainter* painter) const {
@@ -45,7 +73,7 @@ QRect CellNumbers::clipRect() const {
 }
 
 void CellNumbers::draw(QCPPainter* painter) {
-    painter->setFont(font_);
+    painter->setFont(fittedFont());
     QCPColorGradient gradient = map_->gradient(); // color() fills its cache: not const
     for (int i = 0; i < rows_; ++i)
         for (int j = 0; j < columns_; ++j) {

@@ -1,5 +1,7 @@
 // The numbers written inside a heatmap's cells: one short text per cell, drawn centred in a colour
-// that contrasts with the cell's (core/io/color_maps.h `darkTextOn`), and only where it fits.
+// that contrasts with the cell's (core/io/color_maps.h `darkTextOn`), in every cell or none (a
+// scattering of the short ones would mislead). The font grows with large cells (up to twice its
+// size) and shrinks (down to 6 points) so that the widest text fits.
 #pragma once
 
 #include <QFont>
@@ -18,8 +20,10 @@ public:
 
     /// The row-major texts of a rows x columns map; an empty list writes nothing.
     void setTexts(const QStringList& texts, int rows, int columns);
-    void setFont(const QFont& font) { font_ = font; }
-    /// The text written in cell (row, column) now: empty when there is none or it does not fit.
+    /// The font at its normal size.
+    void setFont(const QFont& font);
+    /// The text written in cell (row, column) now: empty when there is none or the widest text
+    /// of the map does not fit its cells.
     QString shownText(int row, int column) const;
     /// The cells' pixel size at the plot's current layout (0 x 0 without cells).
     QSizeF cellSize() const;
@@ -31,11 +35,16 @@ protected:
 
 private:
     QRectF cellRect(int row, int column) const;
+    /// The font for the cells' current size (cached per size).
+    const QFont& fittedFont() const;
 
     QCPColorMap* map_;
     QFont font_;
     QStringList texts_;
     int rows_ = 0, columns_ = 0;
+    mutable QSizeF fittedFor_; // the cell size fitted_ was chosen for
+    mutable QFont fitted_;
+    mutable bool allFit_ = false; // every text fits its cell in fitted_
 };
 
 } // namespace attnlab::ui

@@ -41,6 +41,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
 
     plot_->plotLayout()->insertRow(0);
     title_ = new QCPTextElement(plot_, title, sized(kTitlePoints, true));
+    titleText_ = title;
     plot_->plotLayout()->addElement(0, 0, title_);
 
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
@@ -96,6 +97,8 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
         if (matrix_.values.size() > 0 && pixelBlocks() != displayBlock_) fillCells();
         updateTicks();
         updateNumbers();
+        fitTitle();
+        fitMessage();
     });
     applySizes();
     applyPalette();
@@ -118,13 +121,14 @@ void HeatmapView::setPresentation(bool on) {
 
 void HeatmapView::applySizes() {
     title_->setFont(sized(kTitlePoints, true));
+    fitTitle();
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
         axis->setTickLabelFont(sized(kTickPoints));
         axis->setLabelFont(sized(kTickPoints));
     }
     colorScale_->setBarWidth(int(8 * sizeScale_));
     numbers_->setFont(sized(kNumberPoints));
-    message_->setFont(sized(kTitlePoints, true));
+    fitMessage();
     labelSteps_ = {-1, -1}; // token labels in the new font
     updateTicks();
     redrawHighlights();
@@ -187,6 +191,7 @@ void HeatmapView::updateLegend() {
     }
     message_->setText(message);
     message_->setVisible(!message.isEmpty());
+    fitMessage();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -199,8 +204,8 @@ void HeatmapView::setNumbers(Numbers numbers) {
 bool HeatmapView::numbersWanted() const {
     const auto& v = matrix_.values;
     if (numbersMode_ == Numbers::Off || v.size() == 0 || matrix_.pooled() ||
-        displayBlock_ != std::pair{1, 1})
-        return false;
+        displayBlock_ != std::pair{1, 1} || message_->visible())
+        return false; // a zero or rounding-only difference is said once, across the plot
     if (numbersMode_ == Numbers::Auto)
         return v.rows() <= kAutoNumbersUpTo && v.cols() <= kAutoNumbersUpTo;
     const QRect area = plot_->axisRect()->rect();
@@ -245,12 +250,31 @@ QColor HeatmapView::cellColour(int row, int column) const {
 }
 
 void HeatmapView::setTitle(const QString& title) {
-    title_->setText(title);
+    titleText_ = title;
+    fitTitle();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapView::fitTitle() {
+    const int width = plot_->axisRect()->outerRect().width();
+    const QString shown =
+        width > 0 ? QFontMetrics(title_->font()).elidedText(titleText_, Qt::ElideRight, width)
+                  : titleText_;
+    if (shown != title_->text()) title_->setText(shown);
+}
+
+void HeatmapView::fitMessage() {
+    // As large as a token label, smaller where the map is narrower than the words.
+    QFont font = sized(kTokenPoints, true);
+    const double room = 0.9 * plot_->axisRect()->rect().width();
+    const double width = QFontMetricsF(font).horizontalAdvance(message_->text()) + 12;
+    if (room > 0 && width > room)
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() * room / width));
+    if (font != message_->font()) message_->setFont(font);
+}
+
 QString HeatmapView::title() const {
-    return title_->text();
+    return titleText_;
 }
 
 void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) {
@@ -286,8 +310,8 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     redrawHighlights();
     numbers_->setTexts({}, 0, 0); // the old texts go; new ones are made if wanted
     numbersMade_ = false;
+    updateLegend(); // first: a map that the message covers gets no numbers
     updateNumbers();
-    updateLegend();
 }
 
 void HeatmapView::setAxisLabels(const std::vector<std::string>& rows,

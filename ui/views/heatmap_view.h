@@ -108,6 +108,10 @@ private:
     bool numbersWanted() const;
     /// The colour bar's label and the words across a zero or rounding-only difference.
     void updateLegend();
+    /// The title elided to the width over the map (the whole text stays in title()).
+    void fitTitle();
+    /// The message's font: a token label's, shrunk to fit the map's width.
+    void fitMessage();
     /// Sets every font and line width for the current presentation scale.
     void applySizes();
     QFont sized(double points, bool bold = false) const;
@@ -129,6 +133,7 @@ private:
     Numbers numbersMode_ = Numbers::Auto;
     bool numbersMade_ = false; // numbers_ holds this matrix's texts
     double sizeScale_ = 1;     // kPresentationScale in presentation mode
+    QString titleText_;
     QString columnTitle_ = "key", rowTitle_ = "query", colourLabel_, emptyText_;
     ViewMatrix matrix_;
     BoolMatrix mask_;                        // the overlay's source (empty: none)
