@@ -73,6 +73,8 @@ ViewsPanel::ViewsPanel(QWidget* parent)
         grid->setRowStretch(i, 1);
     }
 
+    dependency_->setColourLabel("output moved (1) or not (0)");
+    bound_->setColourLabel("allowed by the masks (1)");
     auto* dep = new QWidget;
     auto* depLayout = new QGridLayout(dep);
     depLayout->addWidget(dependency_, 0, 0);
