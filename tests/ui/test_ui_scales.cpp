@@ -143,6 +143,16 @@ private slots:
         QCOMPARE(view.cellNumber(19, 19), QString("0.25"));
     }
 
+    void theNumbersBoxForcesNumbersOffAndOn() {
+        Panel p(loadScenario(std::string("builtin:") + kDefaultPreset));
+        HeatmapView* weights = p.at(ViewsPanel::Weights, ViewsPanel::Original);
+        QCOMPARE(weights->cellNumber(1, 1), QString("7/9")); // automatic on a 2 x 2 map
+        p.views.numbersBox()->setCheckState(Qt::Unchecked);
+        QCOMPARE(weights->cellNumber(1, 1), QString());
+        p.views.numbersBox()->setCheckState(Qt::Checked);
+        QCOMPARE(weights->cellNumber(1, 1), QString("7/9"));
+    }
+
     void presentationModeEnlargesTheFonts() {
         Panel p(loadScenario(std::string("builtin:") + kDefaultPreset));
         HeatmapView* view = p.at(ViewsPanel::Weights, ViewsPanel::Original);

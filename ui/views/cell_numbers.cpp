@@ -2,6 +2,7 @@
 #include "ui/views/cell_numbers.h"
 
 #include "core/io/color_maps.h"
+#include "core/io/short_number.h"
 
 #include <algorithm>
 
@@ -20,11 +21,25 @@ void CellNumbers::setFont(const QFont& font) {
     fittedFor_ = {};
 }
 
-void CellNumbers::setTexts(const QStringList& texts, int rows, int columns) {
-    texts_ = texts;
+void CellNumbers::setTexts(const ViewMatrix& matrix) {
+    const Eigen::MatrixXd& v = matrix.values;
+    texts_.clear();
+    texts_.reserve(int(v.size()));
+    for (Eigen::Index i = 0; i < v.rows(); ++i)
+        for (Eigen::Index j = 0; j < v.cols(); ++j)
+            texts_ << QString::fromStdString(shortCellText(
+                matrix.exactText.empty() ? std::string()
+                                         : matrix.exactText[std::size_t(i * v.cols() + j)],
+                v(i, j)));
+    rows_ = int(v.rows());
+    columns_ = int(v.cols());
     fittedFor_ = {};
-    rows_ = texts.isEmpty() ? 0 : rows;
-    columns_ = texts.isEmpty() ? 0 : columns;
+}
+
+void CellNumbers::clear() {
+    texts_.clear();
+    rows_ = columns_ = 0;
+    fittedFor_ = {};
 }
 
 QRectF CellNumbers::cellRect(int row, int column) const {

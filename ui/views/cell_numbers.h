@@ -4,6 +4,8 @@
 // size) and shrinks (down to 6 points) so that the widest text fits.
 #pragma once
 
+#include "core/explore/side_by_side.h"
+
 #include <QFont>
 #include <QStringList>
 
@@ -18,8 +20,12 @@ public:
     /// `layer`.
     CellNumbers(QCPColorMap* map, const QString& layer);
 
-    /// The row-major texts of a rows x columns map; an empty list writes nothing.
-    void setTexts(const QStringList& texts, int rows, int columns);
+    /// Writes the short form of each entry of `matrix` (core/io/short_number.h: its exact text
+    /// when short, else three significant digits); one drawn cell per entry.
+    void setTexts(const ViewMatrix& matrix);
+    /// Writes nothing.
+    void clear();
+    bool hasTexts() const { return rows_ > 0; }
     /// The font at its normal size.
     void setFont(const QFont& font);
     /// The text written in cell (row, column) now: empty when there is none or the widest text

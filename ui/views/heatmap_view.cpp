@@ -216,29 +216,16 @@ bool HeatmapView::numbersWanted() const {
 
 void HeatmapView::updateNumbers() {
     const bool wanted = numbersWanted();
-    if (wanted && !numbersMade_) {
-        const auto& v = matrix_.values;
-        QStringList texts;
-        texts.reserve(int(v.size()));
-        for (Eigen::Index i = 0; i < v.rows(); ++i)
-            for (Eigen::Index j = 0; j < v.cols(); ++j)
-                texts << QString::fromStdString(shortCellText(
-                    matrix_.exactText.empty() ? std::string()
-                                              : matrix_.exactText[std::size_t(i * v.cols() + j)],
-                    v(i, j)));
-        numbers_->setTexts(texts, int(v.rows()), int(v.cols()));
-        numbersMade_ = true;
-    } else if (!wanted && numbersMade_) {
-        numbers_->setTexts({}, 0, 0);
-        numbersMade_ = false;
-    } else {
-        return;
-    }
+    if (wanted == numbers_->hasTexts()) return;
+    if (wanted)
+        numbers_->setTexts(matrix_);
+    else
+        numbers_->clear();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString HeatmapView::cellNumber(int row, int column) const {
-    return numbersMade_ ? numbers_->shownText(row, column) : QString();
+    return numbers_->shownText(row, column);
 }
 
 QColor HeatmapView::cellColour(int row, int column) const {
@@ -290,8 +277,7 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
         plot_->xAxis->setRange(0, 1);
         plot_->yAxis->setRange(0, 1);
         plot_->xAxis->setLabel(emptyText.isEmpty() ? columnTitle_ : emptyText);
-        numbers_->setTexts({}, 0, 0);
-        numbersMade_ = false;
+        numbers_->clear();
         updateLegend();
         return;
     }
@@ -308,9 +294,8 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     overlay_->setVisible(false);
     fillMap();
     redrawHighlights();
-    numbers_->setTexts({}, 0, 0); // the old texts go; new ones are made if wanted
-    numbersMade_ = false;
-    updateLegend(); // first: a map that the message covers gets no numbers
+    numbers_->clear(); // the old texts go; new ones are made if wanted
+    updateLegend();    // first: a map that the message covers gets no numbers
     updateNumbers();
 }
 

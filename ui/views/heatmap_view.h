@@ -131,8 +131,7 @@ private:
     Scale scale_;
     std::optional<ValueRange> fixedRange_;
     Numbers numbersMode_ = Numbers::Auto;
-    bool numbersMade_ = false; // numbers_ holds this matrix's texts
-    double sizeScale_ = 1;     // kPresentationScale in presentation mode
+    double sizeScale_ = 1; // kPresentationScale in presentation mode
     QString titleText_;
     QString columnTitle_ = "key", rowTitle_ = "query", colourLabel_, emptyText_;
     ViewMatrix matrix_;
