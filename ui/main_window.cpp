@@ -299,6 +299,11 @@ void MainWindow::buildMenus() {
                            });
     }
 
+    QMenu* view = menuBar()->addMenu("&View");
+    QAction* presentation = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11), views_,
+                                            &ViewsPanel::setPresentation);
+    presentation->setCheckable(true);
+
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&User guide", QKeySequence::HelpContents, this,
                     [this] { showHelp("user-guide.md"); });

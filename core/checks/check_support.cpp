@@ -16,6 +16,10 @@ long integerParam(const CheckRequest& request, const std::string& key, long fall
     return v.get<long>();
 }
 
+long accumulationDepth(const Scenario& s) {
+    return long(s.n() + s.d()) * long(s.model.layers.size());
+}
+
 void pollCancel(const CheckRequest& request) {
     if (request.cancelled && request.cancelled()) throw CancelledError();
 }

@@ -44,6 +44,10 @@ std::shared_ptr<const Model<T>> scenarioModel(const CheckRequest& request) {
     return std::make_shared<const Model<T>>(s.model, s.d(), s.backend);
 }
 
+/// The accumulation length behind the float tolerance of a scenario's results: (n + d) per
+/// layer, times the layers.
+long accumulationDepth(const Scenario& s);
+
 template <class T>
 struct CheckSetup {
     std::shared_ptr<const Model<T>> shared;
@@ -55,9 +59,7 @@ struct CheckSetup {
     explicit CheckSetup(const CheckRequest& request)
         : shared(scenarioModel<T>(request)), model(*shared),
           tokens(request.scenario.tokens.materialize<T>()),
-          depth(long(request.scenario.n() + request.scenario.d()) *
-                long(request.scenario.model.layers.size())),
-          backend(request.scenario.backend) {}
+          depth(accumulationDepth(request.scenario)), backend(request.scenario.backend) {}
 
     Matrix<T> output(const Matrix<T>& x) const { return model.forward(x, Maps::Drop).output; }
     /// The first `rows` rows of f(x), computing no more of the last layer than they need.

@@ -4,6 +4,7 @@
 #include "core/backend/cpu/pooled_map.h"
 #include "core/base/error.h"
 #include "core/base/precision_dispatch.h"
+#include "core/checks/check_support.h"
 #include "core/explore/decode_transform.h"
 #include "core/explore/resource_limits.h"
 #include "core/explore/run_report.h"
@@ -107,18 +108,31 @@ struct Carry {
     }
 };
 
+/// The view of a - b, with the tolerance a check allows for values as large as theirs after
+/// `depth` accumulations (comparison.h; 0 in exact mode).
+template <class T>
+ViewMatrix differenceOf(const Matrix<T>& a, const Matrix<T>& b, long depth) {
+    ViewMatrix v = view<T>(a - b);
+    if constexpr (!ScalarOps<T>::exact) {
+        const T magnitude = std::max(a.size() ? a.cwiseAbs().maxCoeff() : T(0),
+                                     b.size() ? b.cwiseAbs().maxCoeff() : T(0));
+        v.tolerance = double(tolerance<T>(magnitude, depth));
+    }
+    return v;
+}
+
 template <class T>
 SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, const Carry& c,
-                        const std::vector<std::string>& labels) {
+                        const std::vector<std::string>& labels, long depth) {
     const int n = int(original.input.rows());
-    SideView side{view<T>(transformed.input - c.rows(original.input)),
+    SideView side{differenceOf<T>(transformed.input, c.rows(original.input), depth),
                   {},
-                  view<T>(transformed.output - c.rows(original.output)),
+                  differenceOf<T>(transformed.output, c.rows(original.output), depth),
                   c.labels(labels, n),
                   c.keyLabels(labels, n)};
     for (std::size_t l = 0; l < original.layers.size(); ++l)
-        side.layers.push_back(
-            {view<T>(transformed.layers[l].output - c.rows(original.layers[l].output))});
+        side.layers.push_back({differenceOf<T>(transformed.layers[l].output,
+                                               c.rows(original.layers[l].output), depth)});
     return side;
 }
 
@@ -128,9 +142,9 @@ template <class T>
 class TraceMaps final : public HeadMaps {
 public:
     TraceMaps(std::shared_ptr<const Trace<T>> original, std::shared_ptr<const Trace<T>> transformed,
-              Carry carry)
+              Carry carry, long depth)
         : original_(std::move(original)), transformed_(std::move(transformed)),
-          carry_(std::move(carry)) {}
+          carry_(std::move(carry)), depth_(depth) {}
 
     std::size_t layerCount() const override { return original_->layers.size(); }
     int headCount(std::size_t layer) const override {
@@ -157,11 +171,12 @@ private:
         case Side::Difference:
             break;
         }
-        return view<T>(of(*transformed_) - carry_.map(of(*original_)));
+        return differenceOf<T>(of(*transformed_), carry_.map(of(*original_)), depth_);
     }
 
     std::shared_ptr<const Trace<T>> original_, transformed_;
     Carry carry_;
+    long depth_; // behind the difference's tolerance
 };
 
 template <class T>
@@ -248,7 +263,8 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     out.original = sideView(*original, s.tokens.labels);
     out.transformed = sideView(*transformed, carry.labels(s.tokens.labels, s.n()));
     out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
-    out.difference = differenceView(*original, *transformed, carry, s.tokens.labels);
+    const long depth = accumulationDepth(s);
+    out.difference = differenceView(*original, *transformed, carry, s.tokens.labels, depth);
     out.largestDifference = largestText<T>(transformed->output - carry.rows(original->output));
     out.positional = s.model.positional;
     out.tokenWidth = s.d();
@@ -262,7 +278,7 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     out.warnings.insert(out.warnings.begin(), original->warnings.begin(), original->warnings.end());
     out.warnings.insert(out.warnings.end(), original->notices.begin(), original->notices.end());
     out.backend = traceBackendJson(*original, s.backend);
-    out.maps = std::make_shared<const TraceMaps<T>>(original, transformed, std::move(carry));
+    out.maps = std::make_shared<const TraceMaps<T>>(original, transformed, std::move(carry), depth);
     if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
     return out;
 }

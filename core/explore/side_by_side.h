@@ -22,15 +22,18 @@ struct ViewMatrix {
     Eigen::MatrixXd values;
     std::vector<std::string> exactText; // row-major; empty unless exact and not pooled
     int rowBlock = 1, colBlock = 1;     // > 1: each cell is the max-|value| of such a block
+    /// A difference's: the largest |entry| the checks count as rounding (comparison.h's
+    /// `tolerance` for these values and the scenario's depth); 0 in exact mode and elsewhere.
+    double tolerance = 0;
 
     /// The entry as text: exact fraction in exact mode, else 9 significant digits.
     std::string text(Eigen::Index row, Eigen::Index col) const;
     bool pooled() const { return rowBlock > 1 || colBlock > 1; }
     /// The same picture: values, exact texts and blocks.
     bool operator==(const ViewMatrix& o) const {
-        return rowBlock == o.rowBlock && colBlock == o.colBlock && exactText == o.exactText &&
-               values.rows() == o.values.rows() && values.cols() == o.values.cols() &&
-               values == o.values;
+        return rowBlock == o.rowBlock && colBlock == o.colBlock && tolerance == o.tolerance &&
+               exactText == o.exactText && values.rows() == o.values.rows() &&
+               values.cols() == o.values.cols() && values == o.values;
     }
 };
 

@@ -58,4 +58,26 @@ ValueRange colourRange(ColourScale scale, const Eigen::MatrixXd& values) {
     return hi > lo ? ValueRange{lo, hi} : ValueRange{lo - 0.5, lo + 0.5};
 }
 
+ValueRange sharedColourRange(ColourScale scale, const Eigen::MatrixXd& a,
+                             const Eigen::MatrixXd& b) {
+    const ValueRange ra = colourRange(scale, a), rb = colourRange(scale, b);
+    return {std::min(ra.lo, rb.lo), std::max(ra.hi, rb.hi)};
+}
+
+Eigen::MatrixXd neutralWithin(const Eigen::MatrixXd& values, double tolerance) {
+    return (values.array().abs() <= tolerance).select(0.0, values);
+}
+
+bool darkTextOn(Rgb background) {
+    // Relative luminance of sRGB (linearised channels, Rec. 709 weights); dark text above the
+    // luminance where black and white text have equal contrast (about 0.18).
+    const auto linear = [](std::uint8_t c) {
+        const double s = c / 255.0;
+        return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+    };
+    const double y = 0.2126 * linear(background[0]) + 0.7152 * linear(background[1]) +
+                     0.0722 * linear(background[2]);
+    return y > 0.179;
+}
+
 } // namespace attnlab

@@ -43,4 +43,16 @@ struct ValueRange {
 /// not empty.
 ValueRange colourRange(ColourScale scale, const Eigen::MatrixXd& values);
 
+/// The one range two maps share (an original and its transformed side): the union of their
+/// `colourRange`s, so that equal colours mean equal values across both. Neither is empty.
+ValueRange sharedColourRange(ColourScale scale, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
+
+/// `values` with every entry of |value| <= tolerance set to 0: what a difference map draws, so
+/// that rounding within a check's tolerance shows as the diverging scale's neutral centre.
+Eigen::MatrixXd neutralWithin(const Eigen::MatrixXd& values, double tolerance);
+
+/// Whether text on a cell of this colour reads better dark (true) or light (false), by the
+/// colour's relative luminance.
+bool darkTextOn(Rgb background);
+
 } // namespace attnlab

@@ -11,6 +11,7 @@
 #include "core/io/npy.h"
 #include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
+#include "core/io/short_number.h"
 #include "test_support.h"
 
 #include <QTemporaryDir>
@@ -167,6 +168,50 @@ private slots:
         const Eigen::MatrixXd flat = Eigen::MatrixXd::Constant(2, 2, 3.0);
         QCOMPARE(colourRange(ColourScale::Sequential, flat).lo, 2.5);
         QCOMPARE(colourRange(ColourScale::Diverging, Eigen::MatrixXd::Zero(2, 2)).hi, 1.0);
+    }
+
+    void sharedRangesAndNeutralRoundingAndTextContrast() {
+        Eigen::MatrixXd a(1, 2), b(1, 2);
+        a << 1, 6;
+        b << 2, 3;
+        QCOMPARE(sharedColourRange(ColourScale::Sequential, a, b).lo, 1.0);
+        QCOMPARE(sharedColourRange(ColourScale::Sequential, b, a).hi, 6.0);
+        Eigen::MatrixXd d(1, 3);
+        d << 1e-8, -0.5, -1e-7;
+        const Eigen::MatrixXd n = neutralWithin(d, 1e-7);
+        QCOMPARE(n(0, 0), 0.0);
+        QCOMPARE(n(0, 1), -0.5);
+        QCOMPARE(n(0, 2), 0.0);
+        QVERIFY(darkTextOn(colourAt(ColourScale::Sequential, 1)));  // on yellow
+        QVERIFY(!darkTextOn(colourAt(ColourScale::Sequential, 0))); // on dark purple
+        QVERIFY(darkTextOn(colourAt(ColourScale::Diverging, 0.5)));
+    }
+
+    void shortNumbers_data() {
+        QTest::addColumn<QString>("exact");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("short fraction") << "7/9" << 7.0 / 9 << "7/9";
+        QTest::newRow("long fraction") << "1822795/48297" << 1822795.0 / 48297 << "37.7";
+        QTest::newRow("negative fraction") << "-5/18" << -5.0 / 18 << "-5/18";
+        QTest::newRow("integer") << "6" << 6.0 << "6";
+        QTest::newRow("float") << "" << 0.7777777 << "0.778";
+        QTest::newRow("float integer") << "" << 3.0 << "3";
+        QTest::newRow("small") << "" << 1.234e-7 << "1.23e-7";
+        QTest::newRow("large") << "" << 12345678.0 << "1.23e7";
+        QTest::newRow("negative zero") << "" << -0.0 << "0";
+    }
+
+    void shortNumbers() {
+        QFETCH(QString, exact);
+        QFETCH(double, value);
+        QFETCH(QString, shown);
+        QCOMPARE(QString::fromStdString(shortCellText(exact.toStdString(), value)), shown);
+    }
+
+    void aToleranceIsWrittenWithTwoDigits() {
+        QCOMPARE(QString::fromStdString(shortNumber(1.19e-7, 2)), QString("1.2e-7"));
+        QCOMPARE(QString::fromStdString(shortNumber(2.5e-16, 2)), QString("2.5e-16"));
     }
 
     void aRopeBaseIsANumberAboveOne() {

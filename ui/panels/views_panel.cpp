@@ -8,6 +8,7 @@
 
 #include "core/explore/dependency_maps.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -25,6 +26,7 @@ namespace attnlab::ui {
 namespace {
 
 const char* const kRowNames[] = {"scores S", "weights A", "output"};
+const char* const kColourLabels[] = {"score", "weight", "output value"};
 
 } // namespace
 
@@ -34,12 +36,23 @@ ViewsPanel::ViewsPanel(QWidget* parent)
       bound_(new HeatmapView("bound implied by the masks", HeatmapView::Scale::Sequential)),
       dependencySummary_(new QLabel), overview_(new HeadOverviewView),
       positions_(new PositionalPage), tabs_(new QTabWidget), layer_(new QComboBox),
-      head_(new QComboBox), summary_(new ElidedLabel), warnings_(new QLabel) {
+      head_(new QComboBox), perMapScales_(new QCheckBox("per-map scales")),
+      numbers_(new QCheckBox("numbers")), summary_(new ElidedLabel), warnings_(new QLabel) {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel("Layer"));
     bar->addWidget(layer_);
     bar->addWidget(new QLabel("Head"));
     bar->addWidget(head_);
+    bar->addSpacing(12);
+    perMapScales_->setToolTip("Draw each map over its own range of values. Unticked, the original "
+                              "and transformed maps of a row share one range, so equal colours "
+                              "mean equal values.");
+    numbers_->setTristate(true);
+    numbers_->setCheckState(Qt::PartiallyChecked);
+    numbers_->setToolTip("Values written in the cells: partly ticked, where they fit a map of up "
+                         "to 16 × 16; ticked, wherever cells are large enough; unticked, never.");
+    bar->addWidget(perMapScales_);
+    bar->addWidget(numbers_);
     bar->addSpacing(12);
     bar->addWidget(summary_, 1); // elided to the width left, never widening the window
 
@@ -52,6 +65,8 @@ ViewsPanel::ViewsPanel(QWidget* parent)
             const auto scale =
                 c == Difference ? HeatmapView::Scale::Diverging : HeatmapView::Scale::Sequential;
             views_[r][c] = new HeatmapView(kRowNames[r], scale);
+            views_[r][c]->setColourLabel(c == Difference ? "difference" : kColourLabels[r]);
+            if (r == Output) views_[r][c]->setAxisTitles("feature", "token");
             views_[r][c]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
             grid->addWidget(views_[r][c], r, c);
         }
@@ -60,6 +75,8 @@ ViewsPanel::ViewsPanel(QWidget* parent)
         grid->setRowStretch(i, 1);
     }
 
+    dependency_->setColourLabel("output moved (1) or not (0)");
+    bound_->setColourLabel("allowed by the masks (1)");
     auto* dep = new QWidget;
     auto* depLayout = new QGridLayout(dep);
     depLayout->addWidget(dependency_, 0, 0);
@@ -98,6 +115,34 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     connect(head_, &QComboBox::currentIndexChanged, this, &ViewsPanel::redraw);
     connect(overview_, &HeadOverviewView::headSelected, this, &ViewsPanel::selectHead);
     connect(tabs_, &QTabWidget::currentChanged, this, &ViewsPanel::redrawPositions);
+    connect(perMapScales_, &QCheckBox::toggled, this, &ViewsPanel::shareScales);
+    connect(numbers_, &QCheckBox::stateChanged, this, &ViewsPanel::applyNumbers);
+}
+
+void ViewsPanel::shareScales() {
+    for (const auto& row : views_) {
+        const Eigen::MatrixXd& a = row[Original]->matrix().values;
+        const Eigen::MatrixXd& b = row[Transformed]->matrix().values;
+        const bool share = !perMapScales_->isChecked() && a.size() > 0 && b.size() > 0;
+        const auto range =
+            share ? std::optional(sharedColourRange(ColourScale::Sequential, a, b)) : std::nullopt;
+        row[Original]->setFixedRange(range);
+        row[Transformed]->setFixedRange(range);
+    }
+}
+
+void ViewsPanel::applyNumbers() {
+    const Qt::CheckState state = numbers_->checkState();
+    const HeatmapView::Numbers mode = state == Qt::Checked     ? HeatmapView::Numbers::On
+                                      : state == Qt::Unchecked ? HeatmapView::Numbers::Off
+                                                               : HeatmapView::Numbers::Auto;
+    for (HeatmapView* v : allViews())
+        v->setNumbers(mode);
+}
+
+void ViewsPanel::setPresentation(bool on) {
+    for (HeatmapView* v : allViews())
+        v->setPresentation(on);
 }
 
 void ViewsPanel::redrawPositions() {
@@ -200,6 +245,7 @@ void ViewsPanel::redraw() {
         const std::vector<BoolMatrix>& masks = s.masksOf(c == Transformed);
         if (c != Difference && l < masks.size()) views_[Weights][c]->setMaskOverlay(masks[l]);
     }
+    shareScales();
     const QString transform = QString::fromStdString(s.transformText);
     summary_->setFullText(
         QString("%1 · largest |%2| = %3 (%4 on %5) · masked keys greyed in A")

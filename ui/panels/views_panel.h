@@ -3,7 +3,9 @@
 // the mask over the weights, and a second page with the measured dependency map next to the bound
 // the masks imply, and a page of every layer x head as small maps (click one to show it). Token
 // strings, when the tokens have them, name the axes. Witness cells of a failing property are
-// outlined.
+// outlined. The original and transformed maps of a row share one colour range unless "per-map
+// scales" is ticked; "numbers" writes values in cells (automatic, forced on, forced off);
+// presentation mode enlarges every map's fonts and lines.
 #pragma once
 
 #include "core/checks/property_report.h"
@@ -16,6 +18,7 @@
 #include <array>
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTabWidget;
@@ -53,6 +56,12 @@ public:
     QComboBox* layerBox() const { return layer_; }
     QComboBox* headBox() const { return head_; }
     QTabWidget* tabs() const { return tabs_; }
+    /// Ticked: each map over its own range; unticked: a row's two sides share one.
+    QCheckBox* perMapScalesBox() const { return perMapScales_; }
+    /// Partially checked: numbers where they fit a small map; checked / unchecked: forced.
+    QCheckBox* numbersBox() const { return numbers_; }
+    /// Large fonts and lines on every map for a projector (true), or normal ones.
+    void setPresentation(bool on);
     /// Every heatmap, maps first, for export.
     QList<HeatmapView*> allViews() const;
     const attnlab::SideBySide* current() const { return sides_.get(); }
@@ -64,6 +73,9 @@ private:
     void redraw();
     /// The Positions page for the shown head, when that page is on screen.
     void redrawPositions();
+    /// Gives each row's original and transformed maps one range (or their own, per the box).
+    void shareScales();
+    void applyNumbers();
 
     std::shared_ptr<const attnlab::SideBySide> sides_;
     std::array<std::array<HeatmapView*, ColumnCount>, RowCount> views_{};
@@ -75,6 +87,8 @@ private:
     QTabWidget* tabs_;
     QComboBox* layer_;
     QComboBox* head_;
+    QCheckBox* perMapScales_;
+    QCheckBox* numbers_;
     ElidedLabel* summary_;
     QLabel* warnings_;
     std::vector<attnlab::WitnessCell> witness_;

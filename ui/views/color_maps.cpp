@@ -9,7 +9,7 @@ QCPColorGradient linearGradient(const QMap<double, QColor>& stops) {
     QCPColorGradient g;
     g.setColorStops(stops);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
-    g.setLevelCount(256);
+    g.setLevelCount(255); // odd: the diverging centre (zero) is a level of its own
     return g;
 }
 

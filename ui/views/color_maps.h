@@ -8,7 +8,8 @@
 
 namespace attnlab::ui {
 
-/// The scale's colour stops, interpolated linearly in RGB at 256 levels as the core does.
+/// The scale's colour stops, interpolated linearly in RGB at 255 levels (an odd count, so that
+/// the diverging scale's centre is drawn exactly in its neutral colour).
 QCPColorGradient gradientOf(ColourScale scale);
 /// Transparent at 0, a translucent neutral grey at 1: drawn over a map where cells are masked.
 QCPColorGradient maskOverlayGradient();

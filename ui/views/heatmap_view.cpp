@@ -2,6 +2,8 @@
 #include "ui/views/heatmap_view.h"
 
 #include "core/explore/display_pooling.h"
+#include "core/io/short_number.h"
+#include "ui/views/cell_numbers.h"
 #include "ui/views/color_maps.h"
 
 #include <QEvent>
@@ -20,10 +22,13 @@ QCPRange centres(Eigen::Index cells, int block) {
     return {half, double(cells - 1) * block + half};
 }
 
-/// Token strings on the axes: larger than index ticks, to be read from a distance.
-QFont tokenFont(const QWidget* w) {
-    return QFont(w->font().family(), 9);
-}
+/// Point sizes at the normal scale: token strings larger than index ticks, to be read from a
+/// distance.
+constexpr double kTitlePoints = 9, kTokenPoints = 9, kTickPoints = 7, kNumberPoints = 8;
+/// The smallest cell (pixels, normal scale) that "numbers" forced on writes into.
+constexpr double kNumberCellPixels = 18;
+/// Automatic numbers up to this many rows and columns.
+constexpr int kAutoNumbersUpTo = 16;
 
 } // namespace
 
@@ -35,7 +40,8 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     setMinimumSize(180, 160);
 
     plot_->plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(plot_, title, QFont(font().family(), 9, QFont::Bold));
+    title_ = new QCPTextElement(plot_, title, sized(kTitlePoints, true));
+    titleText_ = title;
     plot_->plotLayout()->addElement(0, 0, title_);
 
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
@@ -46,11 +52,21 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     overlay_->setGradient(maskOverlayGradient());
     overlay_->setDataRange(QCPRange(0, 1));
     overlay_->setVisible(false);
+    plot_->addLayer("numbers", plot_->layer("main"), QCustomPlot::limAbove);
+    numbers_ = new CellNumbers(map_, "numbers");
+    message_ = new QCPItemText(plot_);
+    message_->setLayer("numbers");
+    message_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    message_->position->setCoords(0.5, 0.5);
+    message_->setPadding(QMargins(6, 3, 6, 3));
+    message_->setBrush(QColor(255, 255, 255, 220));
+    message_->setPen(QPen(QColor(90, 90, 90)));
+    message_->setColor(QColor(20, 20, 20));
+    message_->setVisible(false);
 
     colorScale_ = new QCPColorScale(plot_);
     plot_->plotLayout()->addElement(1, 1, colorScale_);
     colorScale_->setType(QCPAxis::atRight);
-    colorScale_->setBarWidth(8);
     map_->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
     colorScale_->setGradient(gradientOf(scale));
     auto* margins = new QCPMarginGroup(plot_);
@@ -58,14 +74,21 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     colorScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
 
     plot_->yAxis->setRangeReversed(true);
-    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis})
         axis->grid()->setVisible(false);
-        axis->setTickLabelFont(QFont(font().family(), 7));
+    // A frame on all four sides, so that a map of neutral cells stands out from the background.
+    for (QCPAxis* axis : {plot_->xAxis2, plot_->yAxis2}) {
+        axis->setVisible(true);
+        axis->setTicks(false);
+        axis->setTickLabels(false);
     }
-    plot_->xAxis->setLabel("key / column");
-    plot_->yAxis->setLabel("query / row");
-    plot_->xAxis->setLabelFont(QFont(font().family(), 7));
-    plot_->yAxis->setLabelFont(QFont(font().family(), 7));
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), plot_->xAxis2,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), plot_->yAxis2,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    plot_->yAxis2->setRangeReversed(true);
+    plot_->xAxis->setLabel(columnTitle_);
+    plot_->yAxis->setLabel(rowTitle_);
     plot_->setNotAntialiasedElements(QCP::aeAll); // cells and axes are axis-aligned: no need
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
@@ -73,18 +96,172 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
         if (matrix_.values.size() > 0 && pixelBlocks() != displayBlock_) fillCells();
         updateTicks();
+        updateNumbers();
+        fitTitle();
+        fitMessage();
     });
+    applySizes();
     applyPalette();
     setMatrix({});
 }
 
-void HeatmapView::setTitle(const QString& title) {
-    title_->setText(title);
+QFont HeatmapView::sized(double points, bool bold) const {
+    QFont f(font().family());
+    f.setPointSizeF(points * sizeScale_);
+    f.setBold(bold);
+    return f;
+}
+
+void HeatmapView::setPresentation(bool on) {
+    const double scale = on ? kPresentationScale : 1.0;
+    if (scale == sizeScale_) return;
+    sizeScale_ = scale;
+    applySizes();
+}
+
+void HeatmapView::applySizes() {
+    title_->setFont(sized(kTitlePoints, true));
+    fitTitle();
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
+        axis->setTickLabelFont(sized(kTickPoints));
+        axis->setLabelFont(sized(kTickPoints));
+    }
+    colorScale_->setBarWidth(int(8 * sizeScale_));
+    numbers_->setFont(sized(kNumberPoints));
+    fitMessage();
+    labelSteps_ = {-1, -1}; // token labels in the new font
+    updateTicks();
+    redrawHighlights();
+    updateNumbers();
+}
+
+QFont HeatmapView::titleFont() const {
+    return title_->font();
+}
+
+void HeatmapView::setAxisTitles(const QString& columns, const QString& rows) {
+    columnTitle_ = columns;
+    rowTitle_ = rows;
+    if (matrix_.values.size() > 0) plot_->xAxis->setLabel(columns);
+    plot_->yAxis->setLabel(rows);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapView::setColourLabel(const QString& label) {
+    colourLabel_ = label;
+    updateLegend();
+}
+
+QString HeatmapView::colourLabel() const {
+    return colorScale_->axis()->label();
+}
+
+QString HeatmapView::plotMessage() const {
+    return message_->visible() ? message_->text() : QString();
+}
+
+void HeatmapView::setFixedRange(std::optional<ValueRange> range) {
+    fixedRange_ = range;
+    if (matrix_.values.size() == 0) return;
+    const ValueRange r = range ? *range : colourRange(scale_, matrix_.values);
+    map_->setDataRange(QCPRange(r.lo, r.hi));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+ValueRange HeatmapView::drawnRange() const {
+    const QCPRange r = map_->dataRange();
+    return {r.lower, r.upper};
+}
+
+void HeatmapView::updateLegend() {
+    const double tol = matrix_.tolerance;
+    QString label = colourLabel_;
+    if (tol > 0)
+        label +=
+            QString("\n±tol = %1 drawn neutral").arg(QString::fromStdString(shortNumber(tol, 2)));
+    colorScale_->axis()->setLabel(label);
+    const auto& v = matrix_.values;
+    QString message;
+    if (scale_ == Scale::Diverging && v.size() > 0) {
+        const double largest = v.cwiseAbs().maxCoeff();
+        if (largest == 0)
+            message = "exactly 0";
+        else if (largest <= tol)
+            message = "rounding only: |value| ≤ tol";
+    }
+    message_->setText(message);
+    message_->setVisible(!message.isEmpty());
+    fitMessage();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::setNumbers(Numbers numbers) {
+    if (numbers == numbersMode_) return;
+    numbersMode_ = numbers;
+    updateNumbers();
+}
+
+bool HeatmapView::numbersWanted() const {
+    const auto& v = matrix_.values;
+    if (numbersMode_ == Numbers::Off || v.size() == 0 || matrix_.pooled() ||
+        displayBlock_ != std::pair{1, 1} || message_->visible())
+        return false; // a zero or rounding-only difference is said once, across the plot
+    if (numbersMode_ == Numbers::Auto)
+        return v.rows() <= kAutoNumbersUpTo && v.cols() <= kAutoNumbersUpTo;
+    const QRect area = plot_->axisRect()->rect();
+    const double smallest = kNumberCellPixels * sizeScale_;
+    return area.width() >= smallest * double(v.cols()) &&
+           area.height() >= smallest * double(v.rows());
+}
+
+void HeatmapView::updateNumbers() {
+    const bool wanted = numbersWanted();
+    if (wanted == numbers_->hasTexts()) return;
+    if (wanted)
+        numbers_->setTexts(matrix_);
+    else
+        numbers_->clear();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString HeatmapView::cellNumber(int row, int column) const {
+    return numbers_->shownText(row, column);
+}
+
+QColor HeatmapView::cellColour(int row, int column) const {
+    const auto [bh, bw] = displayBlock_;
+    const int i = row / (matrix_.rowBlock * bh), j = column / (matrix_.colBlock * bw);
+    QCPColorMapData* data = map_->data();
+    if (row < 0 || column < 0 || i >= data->valueSize() || j >= data->keySize()) return {};
+    return QColor(map_->gradient().color(data->cell(j, i), map_->dataRange()));
+}
+
+void HeatmapView::setTitle(const QString& title) {
+    titleText_ = title;
+    fitTitle();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::fitTitle() {
+    const int width = plot_->axisRect()->outerRect().width();
+    const QString shown =
+        width > 0 ? QFontMetrics(title_->font()).elidedText(titleText_, Qt::ElideRight, width)
+                  : titleText_;
+    if (shown != title_->text()) title_->setText(shown);
+}
+
+void HeatmapView::fitMessage() {
+    // As large as a token label, smaller where the map is narrower than the words.
+    QFont font = sized(kTokenPoints, true);
+    const double room = 0.9 * plot_->axisRect()->rect().width();
+    const double width = QFontMetricsF(font).horizontalAdvance(message_->text()) + 12;
+    if (room > 0 && width > room)
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() * room / width));
+    if (font != message_->font()) message_->setFont(font);
+}
+
 QString HeatmapView::title() const {
-    return title_->text();
+    return titleText_;
 }
 
 void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) {
@@ -99,14 +276,14 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
         overlay_->setVisible(false);
         plot_->xAxis->setRange(0, 1);
         plot_->yAxis->setRange(0, 1);
-        plot_->xAxis->setLabel(emptyText.isEmpty() ? QStringLiteral("key / column") : emptyText);
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        plot_->xAxis->setLabel(emptyText.isEmpty() ? columnTitle_ : emptyText);
+        numbers_->clear();
+        updateLegend();
         return;
     }
-    plot_->xAxis->setLabel("key / column");
+    plot_->xAxis->setLabel(columnTitle_);
     map_->setVisible(true);
-    const ValueRange range = colourRange(scale_, v);
-    map_->setDataRange(QCPRange(range.lo, range.hi));
+    setFixedRange(fixedRange_);
     const double width = double(v.cols()) * matrix_.colBlock;
     const double height = double(v.rows()) * matrix_.rowBlock;
     plot_->xAxis->setRange(-0.5, width - 0.5);
@@ -117,6 +294,9 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     overlay_->setVisible(false);
     fillMap();
     redrawHighlights();
+    numbers_->clear(); // the old texts go; new ones are made if wanted
+    updateLegend();    // first: a map that the message covers gets no numbers
+    updateNumbers();
 }
 
 void HeatmapView::setAxisLabels(const std::vector<std::string>& rows,
@@ -135,7 +315,7 @@ void HeatmapView::setAxisLabels(const std::vector<std::string>& rows,
 }
 
 int HeatmapView::labelStep(const QStringList& labels, int pixels) const {
-    const int line = QFontMetrics(tokenFont(this)).height();
+    const int line = QFontMetrics(sized(kTokenPoints)).height();
     return std::max(1, int(std::ceil(double(labels.size()) * line / std::max(pixels, 1))));
 }
 
@@ -159,12 +339,12 @@ void HeatmapView::updateTicks() {
         if (stepOf[a] > 0) {
             // Token strings, elided so that a long one does not push the map aside.
             auto text = QSharedPointer<QCPAxisTickerText>::create();
-            const QFontMetrics metrics(tokenFont(this));
+            const QFontMetrics metrics(sized(kTokenPoints));
             for (int i = 0; i < labels[a]->size(); i += stepOf[a])
                 text->addTick(i, metrics.elidedText(labels[a]->at(i), Qt::ElideRight,
                                                     metrics.horizontalAdvance("M") * 7));
             axis->setTicker(text);
-            axis->setTickLabelFont(tokenFont(this));
+            axis->setTickLabelFont(sized(kTokenPoints));
             axis->setTickLabelRotation(axis == plot_->xAxis ? 90 : 0);
             axis->setSubTicks(false);
         } else if (extents[a] <= 16) { // every token index for small inputs
@@ -177,7 +357,7 @@ void HeatmapView::updateTicks() {
             axis->setTicker(automatic);
         }
         if (stepOf[a] == 0) {
-            axis->setTickLabelFont(QFont(font().family(), 7));
+            axis->setTickLabelFont(sized(kTickPoints));
             axis->setTickLabelRotation(0);
             axis->setSubTicks(true);
         }
@@ -239,7 +419,9 @@ void HeatmapView::fillMap() {
     const auto [maxRows, maxCols] = pixelCells();
     displayBlock_ = pixelBlocks();
     const auto [bh, bw] = displayBlock_;
-    fill(map_, displayCells(v, maxRows, maxCols), matrix_.rowBlock * bh, matrix_.colBlock * bw);
+    const Eigen::MatrixXd cells = displayCells(v, maxRows, maxCols);
+    fill(map_, matrix_.tolerance > 0 ? neutralWithin(cells, matrix_.tolerance) : cells,
+         matrix_.rowBlock * bh, matrix_.colBlock * bw);
 }
 
 void HeatmapView::fillOverlay() {
@@ -256,8 +438,9 @@ void HeatmapView::setHighlights(const QList<QPoint>& cells) {
 }
 
 void HeatmapView::redrawHighlights() {
-    for (int i = plot_->itemCount() - 1; i >= 0; --i)
-        plot_->removeItem(i);
+    for (QCPItemRect* outline : outlines_)
+        plot_->removeItem(outline);
+    outlines_.clear();
     if (matrix_.values.size() > 0) {
         const QColor outline = palette().color(QPalette::Highlight);
         for (const QPoint& cell : highlights_) {
@@ -266,9 +449,10 @@ void HeatmapView::redrawHighlights() {
             auto* rect = new QCPItemRect(plot_);
             rect->topLeft->setCoords(c - 0.5, r - 0.5);
             rect->bottomRight->setCoords(c + matrix_.colBlock - 0.5, r + matrix_.rowBlock - 0.5);
-            rect->setPen(QPen(QColor(230, 0, 60), 2.5));
+            rect->setPen(QPen(QColor(230, 0, 60), 2.5 * sizeScale_));
             rect->setBrush(Qt::NoBrush);
-            rect->setSelectedPen(QPen(outline, 2.5));
+            rect->setSelectedPen(QPen(outline, 2.5 * sizeScale_));
+            outlines_ << rect;
         }
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -315,7 +499,8 @@ void HeatmapView::applyPalette() {
     plot_->setBackground(p.color(QPalette::Window));
     plot_->axisRect()->setBackground(p.color(QPalette::Base));
     title_->setTextColor(text);
-    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
+    for (QCPAxis* axis :
+         {plot_->xAxis, plot_->yAxis, plot_->xAxis2, plot_->yAxis2, colorScale_->axis()}) {
         axis->setBasePen(QPen(text));
         axis->setTickPen(QPen(text));
         axis->setSubTickPen(QPen(text));

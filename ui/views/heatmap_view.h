@@ -1,18 +1,23 @@
 // One matrix drawn as a heatmap with QCustomPlot: crisp cells (no interpolation), a colour scale
-// with its legend, token indices or token strings on the axes (row 0 at the top; strings thinned
-// to what fits), the exact value in a tooltip,
-// an optional overlay that greys out masked cells, and witness cells outlined. Pooled matrices
-// (large n) are drawn at their block resolution with axes still in token indices, and a matrix
-// with more cells than the plot has pixels is max-pooled further to the pixels it is drawn on.
+// with its labelled legend (over the matrix's own range or one shared with another map; a
+// difference's rounding within its tolerance drawn neutral, an exactly-zero one said in words),
+// short numbers in the cells when they fit, token indices or token strings on the axes (row 0 at
+// the top; strings thinned to what fits), the exact value in a tooltip, an optional overlay that
+// greys out masked cells, and witness cells outlined. Pooled matrices (large n) are drawn at their
+// block resolution with axes still in token indices, and a matrix with more cells than the plot
+// has pixels is max-pooled further to the pixels it is drawn on. Presentation mode enlarges fonts
+// and lines for a projector.
 #pragma once
 
 #include "core/explore/side_by_side.h"
 #include "core/io/color_maps.h"
 
+#include <QColor>
 #include <QPoint>
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,13 +25,22 @@ class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
 class QCPTextElement;
+class QCPItemText;
+class QCPItemRect;
 
 namespace attnlab::ui {
+
+class CellNumbers;
 
 class HeatmapView : public QWidget {
     Q_OBJECT
 public:
     using Scale = ColourScale;
+    /// Whether values are written in the cells: when they fit a small map (up to 16 x 16),
+    /// always where cells are large enough, or never.
+    enum class Numbers { Auto, On, Off };
+    /// How much presentation mode enlarges fonts and lines.
+    static constexpr double kPresentationScale = 1.6;
 
     explicit HeatmapView(const QString& title, Scale scale, QWidget* parent = nullptr);
 
@@ -37,6 +51,18 @@ public:
     /// Outlines these (row, column) cells in token indices; empty removes the outlines.
     void setHighlights(const QList<QPoint>& rowColumnCells);
     void setTitle(const QString& title);
+    /// Names the axes (defaults "key" and "query"; an output's are "feature" and "token").
+    void setAxisTitles(const QString& columns, const QString& rows);
+    /// Names what the colour bar shows ("score", "weight", "difference", ...).
+    void setColourLabel(const QString& label);
+    /// Draws over `range` (e.g. one shared with the other side's map) instead of the matrix's
+    /// own `colourRange`; nullopt returns to the own range.
+    void setFixedRange(std::optional<ValueRange> range);
+    /// The range the cells are drawn over now.
+    ValueRange drawnRange() const;
+    void setNumbers(Numbers numbers);
+    /// Enlarges fonts and lines by kPresentationScale (true) or back to normal (false).
+    void setPresentation(bool on);
     /// Names rows and columns by these token strings (empty: indices), e.g. the queries and
     /// keys of a map; every label shown when they fit, else every k-th.
     void setAxisLabels(const std::vector<std::string>& rows,
@@ -46,6 +72,14 @@ public:
     /// Whether masked cells are greyed (a mask of the matrix's shape was given).
     bool showsMaskOverlay() const { return mask_.size() > 0; }
     QString title() const;
+    QFont titleFont() const;
+    QString colourLabel() const;
+    /// The short number written in cell (row, column) now; empty when none is (tests).
+    QString cellNumber(int row, int column) const;
+    /// The colour cell (row, column) is drawn in (tests).
+    QColor cellColour(int row, int column) const;
+    /// The words written across the plot ("exactly 0"); empty when none.
+    QString plotMessage() const;
     int highlightCount() const { return highlights_.size(); }
     /// The tooltip text for the cell under token coordinates (row, column).
     QString cellText(int row, int column) const;
@@ -69,6 +103,18 @@ private:
     void showTooltip(QMouseEvent* event);
     void applyPalette();
     void redrawHighlights();
+    /// The texts of the cells when numbers are wanted at the current size, else none.
+    void updateNumbers();
+    bool numbersWanted() const;
+    /// The colour bar's label and the words across a zero or rounding-only difference.
+    void updateLegend();
+    /// The title elided to the width over the map (the whole text stays in title()).
+    void fitTitle();
+    /// The message's font: a token label's, shrunk to fit the map's width.
+    void fitMessage();
+    /// Sets every font and line width for the current presentation scale.
+    void applySizes();
+    QFont sized(double points, bool bold = false) const;
     /// Ticks on both axes: token strings every `step` tokens, else indices.
     void updateTicks();
     /// Every how many tokens an axis of this many pixels has room for a label.
@@ -79,7 +125,15 @@ private:
     QCPColorMap* overlay_;
     QCPColorScale* colorScale_;
     QCPTextElement* title_;
+    CellNumbers* numbers_;
+    QCPItemText* message_;
+    QList<QCPItemRect*> outlines_;
     Scale scale_;
+    std::optional<ValueRange> fixedRange_;
+    Numbers numbersMode_ = Numbers::Auto;
+    double sizeScale_ = 1; // kPresentationScale in presentation mode
+    QString titleText_;
+    QString columnTitle_ = "key", rowTitle_ = "query", colourLabel_, emptyText_;
     ViewMatrix matrix_;
     BoolMatrix mask_;                        // the overlay's source (empty: none)
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell

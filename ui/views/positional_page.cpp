@@ -67,6 +67,11 @@ void PositionalPage::show(const attnlab::SideBySide* sides, std::size_t layer, i
     term_->setTitle(QString::fromStdString(t.title));
     term_->setMatrix(t.matrix, "nothing to draw");
     term_->setAxisLabels({}, {});
+    term_->setAxisTitles(QString::fromStdString(t.columnAxis), QString::fromStdString(t.rowAxis));
+    term_->setColourLabel(
+        sides->positional.kind == attnlab::PositionalSpec::Kind::Alibi  ? "bias added to the score"
+        : sides->positional.kind == attnlab::PositionalSpec::Kind::Rope ? "cos of the angle"
+                                                                        : "added to the token");
     explanation_->setText(QString::fromStdString(t.explanation));
     scores_ = scores;
     mask_ = layer < sides->masks.size() ? sides->masks[layer] : attnlab::BoolMatrix();
