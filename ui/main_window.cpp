@@ -306,7 +306,15 @@ void MainWindow::buildMenus() {
     editors->setObjectName("toggleEditors");
     editors->setCheckable(true);
     editors->setChecked(true);
-    connect(editors, &QAction::toggled, inputs_, &QWidget::setVisible);
+    connect(editors, &QAction::toggled, this, [this](bool on) {
+        inputs_->setVisible(on);
+        QList<int> sizes = splitter_->sizes(); // dragged shut earlier: open it at a usable width
+        if (on && sizes[0] == 0) {
+            sizes[0] = 300;
+            sizes[1] -= 300;
+            splitter_->setSizes(sizes);
+        }
+    });
 
     QMenu* presets = menuBar()->addMenu("&Presets");
     for (const attnlab::PresetInfo& p : attnlab::builtinPresets()) {
