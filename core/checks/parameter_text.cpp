@@ -72,6 +72,7 @@ std::string parameterText(const nlohmann::json& value) {
     if (value.is_null()) return {};
     if (value.is_string()) return value.get<std::string>();
     if (!value.is_array()) return value.dump();
+    if (value.size() == 1) return value.dump(); // "[2]": reads back as a list, not as 2
     std::string text;
     for (const auto& v : value)
         text += (text.empty() ? "" : ", ") + v.dump();

@@ -16,7 +16,7 @@ std::vector<std::string> parameterWords(const CheckParameter& p);
 /// separated by commas or spaces (brackets optional) as a list; for Word one of its words. Blank
 /// text gives null (the check's default). Throws InputError naming the parameter otherwise.
 nlohmann::json parameterValue(const CheckParameter& p, const std::string& text);
-/// `value` as text: "5", "1, 7, 5", "top-left"; "" for null.
+/// `value` as text that reads back as it: "5", "1, 7, 5", "[2]", "top-left"; "" for null.
 std::string parameterText(const nlohmann::json& value);
 
 } // namespace attnlab

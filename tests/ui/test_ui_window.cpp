@@ -286,6 +286,11 @@ private slots:
             QVERIFY2(tokens->columnWidth(c) >=
                          static_cast<QAbstractItemView*>(tokens)->sizeHintForColumn(c),
                      qPrintable(QString("token column %1").arg(c)));
+        // The panels keep their widths while verdicts arrive.
+        const QList<int> sizes = w.splitter()->sizes();
+        w.compute()->runAllChecks();
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(w.splitter()->sizes(), sizes);
         // The editors' panel collapses from the View menu, giving its room to the views.
         const int viewsWidth = w.views()->width();
         QAction* toggle = w.findChild<QAction*>("toggleEditors");
