@@ -117,6 +117,7 @@ private slots:
         QVERIFY(waitForIdle(w));
         w.compute()->setCheckDelay(2000);
         QSignalSpy finished(w.compute(), &ComputeService::checksFinished);
+        QSignalSpy views(w.compute(), &ComputeService::viewsReady);
         w.compute()->runAllChecks();
         QProgressBar* progress = w.properties()->progressBar();
         QTRY_VERIFY(progress->isVisible());
@@ -127,6 +128,7 @@ private slots:
         QCOMPARE(finished.at(0).at(0).toBool(), true);
         QVERIFY(!progress->isVisible());
         QVERIFY(w.properties()->runAllButton()->isVisible());
+        QCOMPARE(views.size(), 0); // the views on screen were not computed again
     }
 
     void thePermutationListFollowsSwapAndReverse() {

@@ -53,11 +53,11 @@ void ComputeService::request(std::shared_ptr<const ExplorerState> state) {
 }
 
 void ComputeService::runAllChecks() {
-    if (last_) schedule(last_, true);
+    if (last_) schedule(last_, true, -1, shown_.lock() != last_);
 }
 
-void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks,
-                              int only) {
+void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only,
+                              bool views) {
     last_ = state;
     lastAll_ = allChecks;
     if (cancelled_) *cancelled_ = true;
@@ -65,8 +65,9 @@ void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool a
     const quint64 generation = ++generation_;
     busy_ = true;
     pool_.start([this, generation, state = std::move(state), checks = checks(), allChecks, only,
-                 cancelled = cancelled_] {
-        if (generation == generation_) run(generation, *state, checks, allChecks, only, cancelled);
+                 views, cancelled = cancelled_] {
+        if (generation == generation_)
+            run(generation, state, checks, allChecks, only, views, cancelled);
     });
 }
 
@@ -88,9 +89,10 @@ void ComputeService::post(quint64 generation, F&& deliver) {
         Qt::QueuedConnection);
 }
 
-void ComputeService::run(quint64 generation, const ExplorerState& state,
-                         const std::vector<CheckSpec>& checks, bool allChecks, int only,
+void ComputeService::run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
+                         const std::vector<CheckSpec>& checks, bool allChecks, int only, bool views,
                          const std::shared_ptr<std::atomic<bool>>& cancelled) {
+    const ExplorerState& state = *shared;
     const auto stop = [&] { return cancelled->load() || generation != generation_; };
     // One model for all of them: reading a checkpoint's weights once, not once per check.
     const auto models = std::make_shared<ModelCache>(state.scenario);
@@ -124,11 +126,17 @@ void ComputeService::run(quint64 generation, const ExplorerState& state,
         return;
     }
     try {
-        auto views =
-            std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
-        post(generation, [this, views] { emit viewsReady(views); });
-        auto overview = std::make_shared<const HeadOverview>(headOverview(*views, Side::Original));
-        post(generation, [this, overview] { emit overviewReady(overview); });
+        if (views) {
+            auto sides =
+                std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
+            post(generation, [this, sides, shared] {
+                shown_ = shared;
+                emit viewsReady(sides);
+            });
+            auto overview =
+                std::make_shared<const HeadOverview>(headOverview(*sides, Side::Original));
+            post(generation, [this, overview] { emit overviewReady(overview); });
+        }
     } catch (const std::exception& e) {
         const QString message = QString::fromStdString(e.what());
         post(generation, [this, message] {

@@ -43,7 +43,8 @@ public:
     /// the scenario's own checks do, and the rest wait for `runAllChecks` (some sweep n
     /// perturbations of n tokens).
     static constexpr int kAutomaticCheckLimit = 128;
-    /// Runs every property of the panel for the current state, whatever its size.
+    /// Runs every property of the panel for the current state, whatever its size (without
+    /// computing its views again when they were delivered: the progress shows at once).
     void runAllChecks();
     bool isBusy() const { return busy_; }
     /// Blocks until the worker is idle (tests and shutdown).
@@ -67,10 +68,13 @@ signals:
     void idle();
 
 private:
-    /// `only`: the index of the one check to run again, without views; -1: views and checks.
-    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only = -1);
-    void run(quint64 generation, const ExplorerState& state, const std::vector<CheckSpec>& checks,
-             bool allChecks, int only, const std::shared_ptr<std::atomic<bool>>& cancelled);
+    /// `only`: the index of the one check to run again, without views; -1: the checks, after the
+    /// views unless `views` is false (they are on screen already).
+    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only = -1,
+                  bool views = true);
+    void run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
+             const std::vector<CheckSpec>& checks, bool allChecks, int only, bool views,
+             const std::shared_ptr<std::atomic<bool>>& cancelled);
     /// Runs `deliver` on the GUI thread if `generation` is still the newest.
     template <class F>
     void post(quint64 generation, F&& deliver);
@@ -81,6 +85,7 @@ private:
     bool busy_ = false;
     bool lastAll_ = false; // the newest request ran every check ("Run all")
     ChosenParameters chosen_;
+    std::weak_ptr<const ExplorerState> shown_; // the state whose views were delivered
     std::atomic<int> checkDelayMs_{0};
     std::shared_ptr<const ExplorerState>
         last_; // the newest request's state, shared with its worker
