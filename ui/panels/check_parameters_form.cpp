@@ -50,8 +50,13 @@ void CheckParametersForm::set(const std::string& name, const nlohmann::json& val
 
 void CheckParametersForm::showProperty(const QString& property, const nlohmann::json& chosen,
                                        const nlohmann::json& effective) {
+    const nlohmann::json given = chosen.is_object() ? chosen : nlohmann::json::object();
+    if (property == property_ && given == chosen_ && effective == effective_ &&
+        rows_->rowCount() > 0)
+        return; // the same fields: no flicker, no work on each edit
     property_ = property;
-    chosen_ = chosen.is_object() ? chosen : nlohmann::json::object();
+    chosen_ = given;
+    effective_ = effective;
     while (rows_->rowCount() > 0)
         rows_->removeRow(0);
     const attnlab::PropertyCheck* check = attnlab::findPropertyCheck(property.toStdString());

@@ -39,6 +39,7 @@ private:
 
     QString property_;
     nlohmann::json chosen_;
+    nlohmann::json effective_;
     QLabel* title_;
     QFormLayout* rows_;
 };
