@@ -144,13 +144,9 @@ MainWindow::MainWindow(QWidget* parent)
             });
     connect(import_, &ModelImport::failed, this, &MainWindow::showError);
     connect(compute_, &ComputeService::checksStarted, properties_, &PropertyPanel::start);
-    connect(compute_, &ComputeService::checksStarted, this, &MainWindow::showParameters);
     connect(compute_, &ComputeService::checkRunning, properties_, &PropertyPanel::setRunning);
     connect(compute_, &ComputeService::checkRestarted, properties_, &PropertyPanel::restart);
-    connect(properties_->tree(), &QTreeWidget::currentItemChanged, this,
-            &MainWindow::showParameters);
-    connect(properties_->parametersForm(), &CheckParametersForm::parametersChanged, compute_,
-            &ComputeService::setChosenParameters);
+    properties_->showParametersOf(compute_);
     connect(properties_->parametersForm(), &CheckParametersForm::refused, this,
             &MainWindow::showError);
     connect(compute_, &ComputeService::checkReady, this,
@@ -461,15 +457,6 @@ void MainWindow::showError(const QString& message) {
     error_->showMessage(message +
                         "\nNothing you entered was lost; correct the value or undo (Ctrl+Z).");
     statusBar()->showMessage(message, 8000);
-}
-
-void MainWindow::showParameters() {
-    const QTreeWidgetItem* item = properties_->tree()->currentItem();
-    const QString name = item ? item->text(0) : QString();
-    nlohmann::json effective = nlohmann::json::object();
-    for (const attnlab::CheckSpec& c : compute_->checks())
-        if (QString::fromStdString(c.name) == name) effective = c.params;
-    properties_->parametersForm()->showProperty(name, compute_->chosenParameters(name), effective);
 }
 
 void MainWindow::updateTitle() {

@@ -84,8 +84,6 @@ private:
     /// Asks where to save the scenario ("" when the user cancels).
     QString askSavePath(const QString& title);
     void updateTitle();
-    /// The parameters of the selected property, under the verdicts.
-    void showParameters();
     /// Asks to save unsaved changes; false when the user cancels.
     bool confirmDiscard();
 

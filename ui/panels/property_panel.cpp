@@ -2,6 +2,7 @@
 #include "ui/panels/property_panel.h"
 
 #include "core/checks/check_registry.h"
+#include "ui/document/compute_service.h"
 #include "ui/help/doc_links.h"
 #include "ui/help/help_window.h"
 #include "ui/panels/check_parameters_form.h"
@@ -211,6 +212,20 @@ void PropertyPanel::restart(int index) {
     progress_->setVisible(true);
     cancel_->setEnabled(true);
     if (item->isSelected()) showSelected();
+}
+
+void PropertyPanel::showParametersOf(ComputeService* compute) {
+    const auto show = [this, compute] {
+        const QString name = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
+        nlohmann::json effective = nlohmann::json::object();
+        for (const attnlab::CheckSpec& c : compute->checks())
+            if (QString::fromStdString(c.name) == name) effective = c.params;
+        parameters_->showProperty(name, compute->chosenParameters(name), effective);
+    };
+    connect(compute, &ComputeService::checksStarted, this, show);
+    connect(tree_, &QTreeWidget::currentItemChanged, this, show);
+    connect(parameters_, &CheckParametersForm::parametersChanged, compute,
+            &ComputeService::setChosenParameters);
 }
 
 void PropertyPanel::fitColumns() {

@@ -22,6 +22,7 @@ class QTreeWidget;
 namespace attnlab::ui {
 
 class CheckParametersForm;
+class ComputeService;
 
 class PropertyPanel : public QWidget {
     Q_OBJECT
@@ -37,6 +38,9 @@ public:
     void setRunning(int index);
     /// The check at `index` alone runs again (its parameters changed).
     void restart(int index);
+    /// Shows the selected property's parameters as `compute` runs them, and sends the ones set
+    /// in the form to it.
+    void showParametersOf(ComputeService* compute);
 
     /// The reports received so far, in panel order.
     std::vector<attnlab::PropertyReport> reports() const;
