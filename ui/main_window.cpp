@@ -5,6 +5,7 @@
 #include "core/io/presets.h"
 #include "core/io/report_export.h"
 #include "core/io/scenario_reader.h"
+#include "core/io/scenario_writer.h"
 #include "ui/document/autosave.h"
 #include "ui/document/compute_service.h"
 #include "ui/document/model_import.h"
@@ -15,6 +16,8 @@
 #include "ui/help/doc_links.h"
 #include "ui/help/help_window.h"
 #include "ui/mask/mask_editor.h"
+#include "ui/panels/check_parameters_form.h"
+#include "ui/panels/error_banner.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
 #include "ui/views/heatmap_view.h"
@@ -26,7 +29,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
+#include <QKeyEvent>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -62,19 +65,22 @@ MainWindow::MainWindow(QWidget* parent)
       compute_(new ComputeService(this)), tokens_(new TokensEditor(document_)),
       model_(new ModelEditor(document_)), transform_(new TransformEditor(document_)),
       views_(new ViewsPanel), properties_(new PropertyPanel), notes_(new QTextBrowser),
-      error_(new QLabel),
+      inputs_(new QTabWidget), splitter_(new QSplitter(Qt::Horizontal)),
       autosave_(new Autosave(document_, Autosave::defaultDirectory(),
                              qEnvironmentVariableIsSet("ATTNLAB_AUTOSAVE_MS")
                                  ? qEnvironmentVariableIntValue("ATTNLAB_AUTOSAVE_MS")
                                  : 10000,
                              this)),
       import_(new ModelImport(this)) {
-    auto* inputs = new QTabWidget;
-    inputs->addTab(tokens_, "Tokens");
+    QTabWidget* inputs = inputs_;
+    inputs->setObjectName("inputs");
+    // Each editor scrolls when the panel is narrower than it (a 1280 px screen); the tokens'
+    // buttons fit 360 px.
+    tokens_->setMinimumWidth(360);
+    inputs->addTab(scrolled(tokens_), "Tokens");
     inputs->addTab(scrolled(model_), "Model");
-    inputs->addTab(model_->maskEditor(), "Mask (layer 0)");
-    inputs->addTab(transform_, "Transform");
-    inputs->setMinimumWidth(400);
+    inputs->addTab(scrolled(model_->maskEditor()), "Mask (layer 0)");
+    inputs->addTab(scrolled(transform_), "Transform");
 
     notes_->setObjectName("scenarioNotes");
     notes_->setOpenLinks(false); // references to docs/ open the help window
@@ -88,24 +94,18 @@ MainWindow::MainWindow(QWidget* parent)
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
 
-    auto* splitter = new QSplitter(Qt::Horizontal);
+    QSplitter* splitter = splitter_;
     splitter->addWidget(inputs);
     splitter->addWidget(views_);
     splitter->addWidget(right);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({430, 790, 440});
+    splitter->setStretchFactor(1, 1); // the views take what the window gains or loses
 
-    error_->setWordWrap(true);
-    error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    error_->setStyleSheet("QLabel { background: #fbe3d0; color: #5a2a00; padding: 6px;"
-                          " border: 1px solid #cc5500; }");
-    error_->hide();
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(error_);
     layout->addWidget(splitter, 1);
     setCentralWidget(central);
+    error_ = new ErrorBanner(central); // over the panels: showing it resizes nothing
     setObjectName("AttnLabMainWindow");
     splitter->setObjectName("mainSplitter");
 
@@ -144,6 +144,11 @@ MainWindow::MainWindow(QWidget* parent)
             });
     connect(import_, &ModelImport::failed, this, &MainWindow::showError);
     connect(compute_, &ComputeService::checksStarted, properties_, &PropertyPanel::start);
+    connect(compute_, &ComputeService::checkRunning, properties_, &PropertyPanel::setRunning);
+    connect(compute_, &ComputeService::checkRestarted, properties_, &PropertyPanel::restart);
+    properties_->showParametersOf(compute_);
+    connect(properties_->parametersForm(), &CheckParametersForm::refused, this,
+            &MainWindow::showError);
     connect(compute_, &ComputeService::checkReady, this,
             [this](int i, const attnlab::PropertyReport& r) {
                 properties_->setReport(i, r);
@@ -179,6 +184,10 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     // At most the screen: a window larger than a small screen hides its own edges.
     resize(QSize(1600, 950).boundedTo(screen()->availableGeometry().size()));
+    // The verdicts' four columns need about 420 px; the editors get up to 430 while the views
+    // keep 700 (at 1280 px the editors scroll).
+    const int editors = std::clamp(width() - 1140, 280, 430);
+    splitter->setSizes({editors, width() - editors - 440, 420});
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     splitter->restoreState(settings.value("window/splitter").toByteArray());
@@ -249,14 +258,11 @@ void MainWindow::buildMenus() {
     rebuildRecentMenu();
     file->addAction("&Save", QKeySequence::Save, this, [this] {
         QString path = document_->filePath();
-        if (path.isEmpty())
-            path = QFileDialog::getSaveFileName(this, "Save scenario", "scenario.json",
-                                                "Scenarios (*.json)");
+        if (path.isEmpty()) path = askSavePath("Save scenario");
         if (!path.isEmpty()) saveTo(path);
     });
     file->addAction("Save &As…", QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Save scenario as", "scenario.json",
-                                                          "Scenarios (*.json)");
+        const QString path = askSavePath("Save scenario as");
         if (!path.isEmpty()) saveTo(path);
     });
     QMenu* exportMenu = file->addMenu("&Export");
@@ -287,8 +293,27 @@ void MainWindow::buildMenus() {
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    edit->addAction("&Cancel running checks", QKeySequence(Qt::Key_Escape), compute_,
-                    &ComputeService::cancelChecks);
+    // Esc is not the action's shortcut: a shortcut would take the Esc that closes a drop-down or
+    // an editor (keyPressEvent sees only those nobody consumed). "\t" shows the key in the menu.
+    edit->addAction("&Cancel running checks\tEsc", compute_, &ComputeService::cancelChecks);
+
+    QMenu* view = menuBar()->addMenu("&View");
+    QAction* editors = view->addAction("&Editors panel", QKeySequence("Ctrl+E"));
+    editors->setObjectName("toggleEditors");
+    editors->setCheckable(true);
+    editors->setChecked(true);
+    connect(editors, &QAction::toggled, this, [this](bool on) {
+        inputs_->setVisible(on);
+        QList<int> sizes = splitter_->sizes(); // dragged shut earlier: open it at a usable width
+        if (on && sizes[0] == 0) {
+            sizes[0] = 300;
+            sizes[1] -= 300;
+            splitter_->setSizes(sizes);
+        }
+    });
+    QAction* presentation = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11), views_,
+                                            &ViewsPanel::setPresentation);
+    presentation->setCheckable(true);
 
     QMenu* presets = menuBar()->addMenu("&Presets");
     for (const attnlab::PresetInfo& p : attnlab::builtinPresets()) {
@@ -298,11 +323,6 @@ void MainWindow::buildMenus() {
                                if (confirmDiscard()) openSource("builtin:" + name);
                            });
     }
-
-    QMenu* view = menuBar()->addMenu("&View");
-    QAction* presentation = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11), views_,
-                                            &ViewsPanel::setPresentation);
-    presentation->setCheckable(true);
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&User guide", QKeySequence::HelpContents, this,
@@ -361,7 +381,13 @@ void MainWindow::openModel(const QString& directory, const std::optional<QString
     import_->start(directory, text);
 }
 
-bool MainWindow::saveTo(const QString& path) {
+QString MainWindow::askSavePath(const QString& title) {
+    return QFileDialog::getSaveFileName(this, title, "scenario.json", "Scenarios (*.json)");
+}
+
+bool MainWindow::saveTo(const QString& chosen) {
+    const QString path =
+        QString::fromStdString(attnlab::scenarioSavePath(chosen.toStdString()).string());
     if (!document_->saveAs(path)) return false;
     addRecent(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage("Saved " + path, 4000);
@@ -418,13 +444,21 @@ void MainWindow::exportVerdicts(const QString& path) {
 }
 
 QString MainWindow::errorText() const {
-    return error_->isHidden() ? QString() : error_->text();
+    return error_->text();
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* event) {
+    if (event->key() != Qt::Key_Escape || event->modifiers() != Qt::NoModifier)
+        return QMainWindow::keyPressEvent(event);
+    if (error_->isVisible())
+        error_->hide();
+    else
+        compute_->cancelChecks();
 }
 
 void MainWindow::showError(const QString& message) {
-    error_->setText(message +
-                    "\nNothing you entered was lost; correct the value or undo (Ctrl+Z).");
-    error_->show();
+    error_->showMessage(message +
+                        "\nNothing you entered was lost; correct the value or undo (Ctrl+Z).");
     statusBar()->showMessage(message, 8000);
 }
 
@@ -443,9 +477,7 @@ bool MainWindow::confirmDiscard() {
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
     QString path = document_->filePath();
-    if (path.isEmpty())
-        path = QFileDialog::getSaveFileName(this, "Save scenario", "scenario.json",
-                                            "Scenarios (*.json)");
+    if (path.isEmpty()) path = askSavePath("Save scenario");
     return !path.isEmpty() && saveTo(path);
 }
 
@@ -458,8 +490,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
-    if (auto* splitter = findChild<QSplitter*>("mainSplitter"))
-        settings.setValue("window/splitter", splitter->saveState());
+    settings.setValue("window/splitter", splitter_->saveState());
     event->accept();
 }
 

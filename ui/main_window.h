@@ -8,14 +8,16 @@
 #include <functional>
 #include <optional>
 
-class QLabel;
 class QMenu;
+class QSplitter;
+class QTabWidget;
 class QTextBrowser;
 
 namespace attnlab::ui {
 
 class Autosave;
 class ComputeService;
+class ErrorBanner;
 class HelpWindow;
 class ModelImport;
 class ModelEditor;
@@ -40,6 +42,11 @@ public:
     PropertyPanel* properties() const { return properties_; }
     /// The visible error line ("" when there is none).
     QString errorText() const;
+    ErrorBanner* errorBanner() const { return error_; }
+    /// The input editors (tokens, model, mask, transform): the left panel, which View → Editors
+    /// shows and hides.
+    QTabWidget* inputs() const { return inputs_; }
+    QSplitter* splitter() const { return splitter_; }
 
     bool openSource(const QString& source);
     /// Imports the Hugging Face checkpoint in `directory` in the background (File → Open model),
@@ -47,6 +54,7 @@ public:
     /// shows in the error line and leaves the scenario as it was.
     void openModel(const QString& directory, const std::optional<QString>& text = std::nullopt);
     ModelImport* modelImport() const { return import_; }
+    /// Saves to `path`, with `.json` added when it has no suffix (scenarioSavePath).
     bool saveTo(const QString& path);
     /// Writes every view of the current layer and head as `<dir>/<title>.<format>`.
     void exportViews(const QString& directory, const QString& format);
@@ -64,12 +72,17 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    /// An Esc that no popup, editor or field consumed: closes the error line, else cancels the
+    /// running checks.
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void buildMenus();
     void rebuildRecentMenu();
     void addRecent(const QString& path);
     void showError(const QString& message);
+    /// Asks where to save the scenario ("" when the user cancels).
+    QString askSavePath(const QString& title);
     void updateTitle();
     /// Asks to save unsaved changes; false when the user cancels.
     bool confirmDiscard();
@@ -83,7 +96,9 @@ private:
     PropertyPanel* properties_;
     QTextBrowser* notes_;
     QString shownNotes_; // the HTML notes_ shows
-    QLabel* error_;
+    QTabWidget* inputs_;
+    QSplitter* splitter_;
+    ErrorBanner* error_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     HelpWindow* help_ = nullptr; // made when first asked for
     Autosave* autosave_;

@@ -325,6 +325,12 @@ std::string scenarioText(const Scenario& scenario, const std::filesystem::path& 
     return scenarioToJson(scenario, directory).dump(2) + "\n";
 }
 
+std::filesystem::path scenarioSavePath(const std::filesystem::path& chosen) {
+    if (chosen.empty() || chosen.has_extension() || !chosen.has_filename()) return chosen;
+    std::filesystem::path named = chosen;
+    return named += ".json";
+}
+
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path) {
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(path, ec);

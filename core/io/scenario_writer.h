@@ -18,6 +18,9 @@ std::string scenarioText(const Scenario& scenario, const std::filesystem::path& 
 /// Writes atomically: a temporary file beside the target, flushed, then renamed over it. Files
 /// the scenario refers to are written relative to the target's directory.
 void saveScenarioFile(const Scenario& scenario, const std::filesystem::path& path);
+/// The file a scenario is saved to when the user chose `chosen`: with `.json` added when the name
+/// has no suffix (so an Open dialog filtered on *.json shows it), else unchanged.
+std::filesystem::path scenarioSavePath(const std::filesystem::path& chosen);
 
 /// A number as it is written in files: a JSON number when the value is the decimal of a double
 /// (0.5, 3), else the exact string "p/q".

@@ -163,7 +163,7 @@ private slots:
         QVERIFY(shown.original.output.values == fresh.original.output.values);
         QVERIFY(shown.transformed.output.values == fresh.transformed.output.values);
         QVERIFY(shown.difference.output.values == fresh.difference.output.values);
-        const auto checks = ComputeService::panelChecks(final.scenario);
+        const auto checks = panelChecks(final.scenario, final.transform);
         const std::vector<PropertyReport> panel = w.properties()->reports();
         QCOMPARE(panel.size(), checks.size());
         const std::vector<PropertyReport> expected = runChecks(final.scenario, checks, 0);

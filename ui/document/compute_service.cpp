@@ -6,6 +6,7 @@
 #include "core/explore/resource_limits.h"
 
 #include <QMetaObject>
+#include <QThread>
 
 namespace attnlab::ui {
 
@@ -22,14 +23,29 @@ ComputeService::~ComputeService() {
     pool_.waitForDone();
 }
 
-std::vector<CheckSpec> ComputeService::panelChecks(const Scenario& scenario) {
-    std::vector<CheckSpec> checks = scenario.checks;
-    for (const auto& check : propertyChecks()) {
-        const bool listed = std::any_of(checks.begin(), checks.end(),
-                                        [&](const auto& c) { return c.name == check->name(); });
-        if (!listed) checks.push_back({check->name(), nlohmann::json::object()});
+std::vector<CheckSpec> ComputeService::checks() const {
+    return last_ ? panelChecks(last_->scenario, last_->transform, chosen_)
+                 : std::vector<CheckSpec>{};
+}
+
+nlohmann::json ComputeService::chosenParameters(const QString& property) const {
+    const auto it = chosen_.find(property.toStdString());
+    return it == chosen_.end() ? nlohmann::json::object() : it->second;
+}
+
+void ComputeService::setChosenParameters(const QString& property, const nlohmann::json& params) {
+    chosen_[property.toStdString()] = params;
+    if (!last_) return;
+    if (busy_) { // the running pass would deliver the old parameters' verdict: start it again
+        schedule(last_, lastAll_);
+        return;
     }
-    return checks;
+    const std::vector<CheckSpec> specs = checks();
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].name == property.toStdString()) {
+            emit checkRestarted(int(i));
+            schedule(last_, lastAll_, int(i));
+        }
 }
 
 void ComputeService::request(std::shared_ptr<const ExplorerState> state) {
@@ -37,17 +53,21 @@ void ComputeService::request(std::shared_ptr<const ExplorerState> state) {
 }
 
 void ComputeService::runAllChecks() {
-    if (last_) schedule(last_, true);
+    if (last_) schedule(last_, true, -1, shown_.lock() != last_);
 }
 
-void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks) {
+void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only,
+                              bool views) {
     last_ = state;
+    lastAll_ = allChecks;
     if (cancelled_) *cancelled_ = true;
     cancelled_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++generation_;
     busy_ = true;
-    pool_.start([this, generation, state = std::move(state), allChecks, cancelled = cancelled_] {
-        if (generation == generation_) run(generation, *state, allChecks, cancelled);
+    pool_.start([this, generation, state = std::move(state), checks = checks(), allChecks, only,
+                 views, cancelled = cancelled_] {
+        if (generation == generation_)
+            run(generation, state, checks, allChecks, only, views, cancelled);
     });
 }
 
@@ -69,39 +89,19 @@ void ComputeService::post(quint64 generation, F&& deliver) {
         Qt::QueuedConnection);
 }
 
-void ComputeService::run(quint64 generation, const ExplorerState& state, bool allChecks,
+void ComputeService::run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
+                         const std::vector<CheckSpec>& checks, bool allChecks, int only, bool views,
                          const std::shared_ptr<std::atomic<bool>>& cancelled) {
-    try {
-        auto views =
-            std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
-        post(generation, [this, views] { emit viewsReady(views); });
-        auto overview = std::make_shared<const HeadOverview>(headOverview(*views, Side::Original));
-        post(generation, [this, overview] { emit overviewReady(overview); });
-    } catch (const std::exception& e) {
-        const QString message = QString::fromStdString(e.what());
-        post(generation, [this, message] {
-            busy_ = false;
-            emit viewsFailed(message);
-            emit idle();
-        });
-        return;
-    }
-
-    const std::vector<CheckSpec> checks = panelChecks(state.scenario);
-    const bool everyCheck = allChecks || (state.scenario.n() <= kAutomaticCheckLimit &&
-                                          checksEveryPropertyOnEdit(state.scenario));
-    const std::size_t automatic = everyCheck ? checks.size() : state.scenario.checks.size();
-    QStringList names, deferred;
-    for (std::size_t i = 0; i < checks.size(); ++i)
-        (i < automatic ? names : deferred) << QString::fromStdString(checks[i].name);
-    names << deferred;
-    post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
+    const ExplorerState& state = *shared;
     const auto stop = [&] { return cancelled->load() || generation != generation_; };
-    bool wasCancelled = false;
     // One model for all of them: reading a checkpoint's weights once, not once per check.
     const auto models = std::make_shared<ModelCache>(state.scenario);
-    for (std::size_t i = 0; i < automatic && !wasCancelled; ++i) {
+    bool wasCancelled = false;
+    const auto runCheck = [&](std::size_t i) {
+        post(generation, [this, i] { emit checkRunning(int(i)); });
         try {
+            for (int waited = 0; waited < checkDelayMs_ && !stop(); waited += 5)
+                QThread::msleep(5);
             auto reports = runChecks(state.scenario, {checks[i]}, 0, stop, models);
             post(generation,
                  [this, i, report = reports.front()] { emit checkReady(int(i), report); });
@@ -112,12 +112,52 @@ void ComputeService::run(quint64 generation, const ExplorerState& state, bool al
             post(generation, [this, i, message] { emit checkFailed(int(i), message); });
         }
         wasCancelled = wasCancelled || stop();
+    };
+    const auto finished = [&] {
+        post(generation, [this, wasCancelled] {
+            busy_ = false;
+            emit checksFinished(wasCancelled);
+            emit idle();
+        });
+    };
+    if (only >= 0) {
+        runCheck(std::size_t(only));
+        finished();
+        return;
     }
-    post(generation, [this, wasCancelled] {
-        busy_ = false;
-        emit checksFinished(wasCancelled);
-        emit idle();
-    });
+    try {
+        if (views) {
+            auto sides =
+                std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
+            post(generation, [this, sides, shared] {
+                shown_ = shared;
+                emit viewsReady(sides);
+            });
+            auto overview =
+                std::make_shared<const HeadOverview>(headOverview(*sides, Side::Original));
+            post(generation, [this, overview] { emit overviewReady(overview); });
+        }
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        post(generation, [this, message] {
+            busy_ = false;
+            emit viewsFailed(message);
+            emit idle();
+        });
+        return;
+    }
+
+    const bool everyCheck = allChecks || (state.scenario.n() <= kAutomaticCheckLimit &&
+                                          checksEveryPropertyOnEdit(state.scenario));
+    const std::size_t automatic = everyCheck ? checks.size() : state.scenario.checks.size();
+    QStringList names, deferred;
+    for (std::size_t i = 0; i < checks.size(); ++i)
+        (i < automatic ? names : deferred) << QString::fromStdString(checks[i].name);
+    names << deferred;
+    post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
+    for (std::size_t i = 0; i < automatic && !wasCancelled; ++i)
+        runCheck(i);
+    finished();
 }
 
 } // namespace attnlab::ui

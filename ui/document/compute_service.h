@@ -6,6 +6,7 @@
 
 #include "core/checks/property_check.h"
 #include "core/explore/head_overview.h"
+#include "core/explore/panel_checks.h"
 #include "core/explore/side_by_side.h"
 #include "ui/document/scenario_document.h"
 
@@ -27,15 +28,23 @@ public:
     void request(std::shared_ptr<const ExplorerState> state);
     /// Stops the verdicts of the current request (views already delivered stay).
     void cancelChecks();
-    /// The checks the panel shows for a scenario: its own (with their parameters) first, then
-    /// every other property with default parameters.
-    static std::vector<CheckSpec> panelChecks(const Scenario& scenario);
+    /// The checks the panel shows for the newest request, with the parameters they run with
+    /// (panel_checks.h).
+    std::vector<CheckSpec> checks() const;
+    /// The parameters set in the window for `property` (a JSON object; absent keys are "auto").
+    nlohmann::json chosenParameters(const QString& property) const;
+    /// Sets them and runs that property again (alone, or everything when checks are running).
+    void setChosenParameters(const QString& property, const nlohmann::json& params);
+    /// Tests: each check waits `ms` before it starts (cancellable), so that checks are seen
+    /// running.
+    void setCheckDelay(int ms) { checkDelayMs_ = ms; }
     /// Up to this many tokens, and while n forward passes stay within the budget of
     /// checksEveryPropertyOnEdit (resource_limits.h), every property runs on each edit; else only
     /// the scenario's own checks do, and the rest wait for `runAllChecks` (some sweep n
     /// perturbations of n tokens).
     static constexpr int kAutomaticCheckLimit = 128;
-    /// Runs every property of the panel for the current state, whatever its size.
+    /// Runs every property of the panel for the current state, whatever its size (without
+    /// computing its views again when they were delivered: the progress shows at once).
     void runAllChecks();
     bool isBusy() const { return busy_; }
     /// Blocks until the worker is idle (tests and shutdown).
@@ -48,6 +57,10 @@ signals:
     void viewsFailed(const QString& message);
     /// The panel's properties; `deferred` lists those not run automatically (large n).
     void checksStarted(const QStringList& names, const QStringList& deferred);
+    /// The check at `index` starts computing.
+    void checkRunning(int index);
+    /// The check at `index` alone runs again (its parameters changed); the others keep theirs.
+    void checkRestarted(int index);
     void checkReady(int index, const PropertyReport& report);
     void checkFailed(int index, const QString& message);
     void checksFinished(bool cancelled);
@@ -55,8 +68,12 @@ signals:
     void idle();
 
 private:
-    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks);
-    void run(quint64 generation, const ExplorerState& state, bool allChecks,
+    /// `only`: the index of the one check to run again, without views; -1: the checks, after the
+    /// views unless `views` is false (they are on screen already).
+    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only = -1,
+                  bool views = true);
+    void run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
+             const std::vector<CheckSpec>& checks, bool allChecks, int only, bool views,
              const std::shared_ptr<std::atomic<bool>>& cancelled);
     /// Runs `deliver` on the GUI thread if `generation` is still the newest.
     template <class F>
@@ -66,6 +83,10 @@ private:
     std::atomic<quint64> generation_{0};
     std::shared_ptr<std::atomic<bool>> cancelled_;
     bool busy_ = false;
+    bool lastAll_ = false; // the newest request ran every check ("Run all")
+    ChosenParameters chosen_;
+    std::weak_ptr<const ExplorerState> shown_; // the state whose views were delivered
+    std::atomic<int> checkDelayMs_{0};
     std::shared_ptr<const ExplorerState>
         last_; // the newest request's state, shared with its worker
 };

@@ -171,6 +171,7 @@ void TokensEditor::refresh() {
     }
     QAbstractItemModel* shown = ids ? static_cast<QAbstractItemModel*>(idsModel_) : model_;
     if (table_->model() != shown) table_->setModel(shown);
+    table_->resizeColumnsToContents(); // whole values, never "0...." (measures the rows in view)
     valueControls_->setVisible(!ids);
     source_->setText(
         QString("%1 tokens × %2 features: %3").arg(s.n()).arg(s.d()).arg(describe(s.tokens)));

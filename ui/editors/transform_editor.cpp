@@ -220,7 +220,8 @@ void TransformEditor::refresh() {
     std::vector<std::unique_ptr<QSignalBlocker>> blockers;
     for (QWidget* w : controls)
         blockers.push_back(std::make_unique<QSignalBlocker>(w));
-    blockers.push_back(std::make_unique<QSignalBlocker>(order_->model()));
+    // The list's model is not blocked: its view must hear of the new rows to redraw them (clearing
+    // and adding rows emits no rowsMoved, so no reorder is sent back).
 
     selectEnum(kind_, t.kind);
     pages_->setCurrentIndex(kind_->currentIndex());

@@ -2,8 +2,10 @@
 #include "ui/panels/property_panel.h"
 
 #include "core/checks/check_registry.h"
+#include "ui/document/compute_service.h"
 #include "ui/help/doc_links.h"
 #include "ui/help/help_window.h"
+#include "ui/panels/check_parameters_form.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -22,7 +24,9 @@ namespace attnlab::ui {
 
 namespace {
 
-enum Col { Name, VerdictCol, Deviation, Tolerance, Mode };
+// The mode (exact or float) is in the tolerance's tooltip and the details: four columns fit the
+// panel beside the views at 1280 px.
+enum Col { Name, VerdictCol, Deviation, Tolerance, ColumnCount };
 
 /// Exact values as given ("5/9"), float values to 4 significant digits.
 QString valueText(const attnlab::ReportNumber& v) {
@@ -63,6 +67,11 @@ QString verdictLabel(Verdict v) {
     return "– not applicable";
 }
 
+/// The table's shorter form: "– n/a" (the details and the tooltip say why).
+QString verdictCell(Verdict v) {
+    return v == Verdict::NotApplicable ? QString("– n/a") : verdictLabel(v);
+}
+
 QString htmlEscaped(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
@@ -82,11 +91,17 @@ QString parametersToolTip(const QString& name) {
 } // namespace
 
 PropertyPanel::PropertyPanel(QWidget* parent)
-    : QWidget(parent), tree_(new QTreeWidget), details_(new QTextBrowser),
-      shrink_(new QCheckBox("show the smallest (shrunk) witness")), progress_(new QProgressBar),
-      cancel_(new QPushButton("Cancel")), runAll_(new QPushButton("Run all")), status_(new QLabel) {
-    tree_->setColumnCount(5);
-    tree_->setHeaderLabels({"property", "verdict", "max deviation", "tolerance", "mode"});
+    : QWidget(parent), tree_(new QTreeWidget), parameters_(new CheckParametersForm),
+      details_(new QTextBrowser), shrink_(new QCheckBox("show the smallest (shrunk) witness")),
+      progress_(new QProgressBar), cancel_(new QPushButton("Cancel")),
+      runAll_(new QPushButton("Run all")), status_(new QLabel) {
+    tree_->setColumnCount(ColumnCount);
+    tree_->setHeaderLabels({"property", "verdict", "max deviation", "tolerance"});
+    // The name takes the room the values leave; headers wider than their values elide.
+    tree_->header()->setStretchLastSection(false);
+    tree_->header()->setSectionResizeMode(Name, QHeaderView::Stretch);
+    tree_->header()->setTextElideMode(Qt::ElideRight);
+    tree_->header()->setMinimumSectionSize(36);
     tree_->setRootIsDecorated(false);
     tree_->setAlternatingRowColors(true);
     // Columns fit their contents once per update (fitColumns): ResizeToContents measured every
@@ -100,12 +115,14 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     progressRow->addWidget(progress_, 1);
     progressRow->addWidget(cancel_);
     progressRow->addWidget(runAll_);
-    runAll_->setToolTip("Run the properties that large inputs do not run on every edit");
+    runAll_->setToolTip("Run every property: those large inputs do not run on every edit, and "
+                        "those a cancel stopped");
     runAll_->hide();
     status_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(tree_, 3);
+    layout->addWidget(parameters_);
     layout->addLayout(progressRow);
     layout->addWidget(status_);
     layout->addWidget(shrink_);
@@ -129,11 +146,12 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
         item->setToolTip(Name, parametersToolTip(names[i]));
         item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
         item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : "computing…");
-        for (int c = Deviation; c <= Mode; ++c)
+        for (int c = Deviation; c < ColumnCount; ++c)
             item->setText(c, QString());
     }
     progress_->setRange(0, int(names.size() - deferred.size()));
     progress_->setValue(0);
+    progress_->setFormat("%v / %m");
     progress_->setVisible(true);
     cancel_->setEnabled(true);
     runAll_->setVisible(!deferred.isEmpty());
@@ -150,17 +168,18 @@ void PropertyPanel::setReport(int index, const PropertyReport& r) {
     QTreeWidgetItem* item = tree_->topLevelItem(index);
     if (!item) return;
     reports_[std::size_t(index)] = r;
-    item->setText(VerdictCol, verdictLabel(r.verdict));
+    item->setText(VerdictCol, verdictCell(r.verdict));
     item->setForeground(VerdictCol, verdictColour(r.verdict));
     const bool applicable = r.verdict != Verdict::NotApplicable;
     item->setText(Deviation, applicable ? shortValueText(r.maxDeviation) : QString());
     item->setText(Tolerance, applicable ? shortValueText(r.tolerance) : QString());
     item->setToolTip(Deviation, valueText(r.maxDeviation));
-    item->setText(Mode, r.exact ? "exact" : "float");
+    item->setToolTip(Tolerance,
+                     QString::fromStdString(r.toleranceRule) + (r.exact ? " (exact)" : " (float)"));
     item->setToolTip(Name, QString::fromStdString(r.explanation));
     item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
     advanceProgress();
-    fitColumns(item);
+    fitColumns();
     if (item->isSelected()) showSelected();
 }
 
@@ -171,20 +190,73 @@ void PropertyPanel::setFailed(int index, const QString& message) {
     item->setToolTip(VerdictCol, message);
     item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
     advanceProgress();
-    fitColumns(item);
+    fitColumns();
     status_->setText(item->text(Name) + ": " + message);
 }
 
-void PropertyPanel::fitColumns(const QTreeWidgetItem* changed) {
-    // One changed row: only a column whose text it outgrew (measuring a column means laying out
-    // every row's text). A cell draws its text between margins of the focus frame's plus one.
+void PropertyPanel::setRunning(int index) {
+    if (const QTreeWidgetItem* item = tree_->topLevelItem(index))
+        progress_->setFormat("%v / %m: " + item->text(Name));
+}
+
+void PropertyPanel::restart(int index) {
+    QTreeWidgetItem* item = tree_->topLevelItem(index);
+    if (!item) return;
+    reports_[std::size_t(index)].reset();
+    item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
+    item->setText(VerdictCol, "computing…");
+    for (int c = Deviation; c < ColumnCount; ++c)
+        item->setText(c, QString());
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setVisible(true);
+    cancel_->setEnabled(true);
+    if (item->isSelected()) showSelected();
+}
+
+void PropertyPanel::showParametersOf(ComputeService* compute) {
+    const auto show = [this, compute] {
+        const QString name = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
+        nlohmann::json effective = nlohmann::json::object();
+        for (const attnlab::CheckSpec& c : compute->checks())
+            if (QString::fromStdString(c.name) == name) effective = c.params;
+        parameters_->showProperty(name, compute->chosenParameters(name), effective);
+    };
+    connect(compute, &ComputeService::checksStarted, this, show);
+    connect(tree_, &QTreeWidget::currentItemChanged, this, show);
+    connect(parameters_, &CheckParametersForm::parametersChanged, compute,
+            &ComputeService::setChosenParameters);
+}
+
+void PropertyPanel::fitColumns() {
+    // The value columns fit their cells' texts (a few rows: cheaper than resizeColumnToContents),
+    // and their headers too when the name still fits beside them; else the headers elide. The
+    // name column stretches over the rest. A cell draws its text between margins of the focus
+    // frame's plus one; 4 more never elide by rounding.
     const QFontMetrics metrics(tree_->font());
-    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
-    for (int c = 0; c < tree_->columnCount(); ++c) {
-        const int room = tree_->columnWidth(c) - margins - 4; // 4: never elide by rounding
-        if (!changed || metrics.horizontalAdvance(changed->text(c)) > room)
-            tree_->resizeColumnToContents(c);
+    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 4;
+    const auto widest = [&](int c) {
+        int width = tree_->header()->minimumSectionSize();
+        for (int row = 0; row < tree_->topLevelItemCount(); ++row)
+            width = std::max(width, metrics.horizontalAdvance(tree_->topLevelItem(row)->text(c)) +
+                                        margins);
+        return width;
+    };
+    int withHeaders = widest(Name);
+    for (int c = VerdictCol; c < ColumnCount; ++c) {
+        withHeaders += std::max(widest(c), tree_->header()->sectionSizeHint(c));
     }
+    const bool headers = withHeaders <= tree_->viewport()->width();
+    for (int c = VerdictCol; c < ColumnCount; ++c) {
+        const int width =
+            headers ? std::max(widest(c), tree_->header()->sectionSizeHint(c)) : widest(c);
+        if (width != tree_->columnWidth(c)) tree_->setColumnWidth(c, width);
+    }
+}
+
+void PropertyPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitColumns();
 }
 
 void PropertyPanel::advanceProgress() {
@@ -202,7 +274,8 @@ void PropertyPanel::finish(bool cancelled) {
         for (int i = 0; i < tree_->topLevelItemCount(); ++i)
             if (!reports_[std::size_t(i)]) tree_->topLevelItem(i)->setText(VerdictCol, "cancelled");
         fitColumns();
-        status_->setText("Checks cancelled; edit the scenario to run them again.");
+        status_->setText("Checks cancelled; press Run all to run them again.");
+        runAll_->setVisible(true); // a cancel leaves the checks re-runnable without an edit
     }
 }
 

@@ -1,7 +1,8 @@
 // The right-hand panel: a live verdict per property (holds / fails / not applicable, deviation,
 // tolerance, exact or float) filled in as the worker finishes each one, with progress and a
-// cancel button. Selecting a row shows its explanation and witness and asks the views to outline
-// the witness cells; "smallest witness" switches to the shrunk form.
+// cancel button. Selecting a row shows its parameters (check_parameters_form.h), its explanation
+// and witness and asks the views to outline the witness cells; "smallest witness" switches to the
+// shrunk form.
 #pragma once
 
 #include "core/checks/property_report.h"
@@ -17,9 +18,11 @@ class QProgressBar;
 class QPushButton;
 class QTextBrowser;
 class QTreeWidget;
-class QTreeWidgetItem;
 
 namespace attnlab::ui {
+
+class CheckParametersForm;
+class ComputeService;
 
 class PropertyPanel : public QWidget {
     Q_OBJECT
@@ -31,6 +34,13 @@ public:
     void setReport(int index, const attnlab::PropertyReport& report);
     void setFailed(int index, const QString& message);
     void finish(bool cancelled);
+    /// The check at `index` started: the progress names it ("3 / 15: locality").
+    void setRunning(int index);
+    /// The check at `index` alone runs again (its parameters changed).
+    void restart(int index);
+    /// Shows the selected property's parameters as `compute` runs them, and sends the ones set
+    /// in the form to it.
+    void showParametersOf(ComputeService* compute);
 
     /// The reports received so far, in panel order.
     std::vector<attnlab::PropertyReport> reports() const;
@@ -43,6 +53,8 @@ public:
     QCheckBox* shrinkBox() const { return shrink_; }
     QPushButton* cancelButton() const { return cancel_; }
     QPushButton* runAllButton() const { return runAll_; }
+    QProgressBar* progressBar() const { return progress_; }
+    CheckParametersForm* parametersForm() const { return parameters_; }
 
 signals:
     void witnessSelected(const std::vector<attnlab::WitnessCell>& cells);
@@ -51,13 +63,17 @@ signals:
     /// A link to the documentation was followed: `target` is a document of docs/ with its slug.
     void helpRequested(const QString& target);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void showSelected();
     void advanceProgress();
-    /// Fits the columns to their texts: all of them, or those `changed` outgrew.
-    void fitColumns(const QTreeWidgetItem* changed = nullptr);
+    /// Fits the value columns to their texts; the name column takes the rest.
+    void fitColumns();
 
     QTreeWidget* tree_;
+    CheckParametersForm* parameters_;
     QTextBrowser* details_;
     QCheckBox* shrink_;
     QProgressBar* progress_;

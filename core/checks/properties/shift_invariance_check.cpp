@@ -4,16 +4,25 @@
 
 #include "core/base/error.h"
 #include "core/checks/check_support.h"
+#include "core/checks/parameter_text.h"
 #include "core/checks/properties/worst_head.h"
 
 namespace attnlab {
 
 namespace {
 
-// The `offset` parameter: an integer or a list of them (default 1 and 7).
+// The parameter `offset` (its default, 1 and 7, is written once: the window reads it from here).
+const CheckParameter& offsetParameter() {
+    static const CheckParameter p{"offset", CheckParameter::Type::IntegerOrList, "1, 7",
+                                  "(an integer or a list)"};
+    return p;
+}
+
+// The `offset` parameter: an integer or a list of them.
 std::vector<long> offsetsOf(const CheckRequest& request) {
-    if (!request.params.contains("offset")) return {1, 7};
-    const auto& o = request.params.at("offset");
+    const CheckParameter& p = offsetParameter();
+    const auto o = request.params.contains(p.name) ? request.params.at(p.name)
+                                                   : parameterValue(p, p.defaultValue);
     std::vector<long> offsets;
     for (const auto& v : o.is_array() ? o : nlohmann::json::array({o})) {
         if (!v.is_number_integer())
@@ -38,9 +47,7 @@ std::string explanation(const PositionalSpec& pos, bool fails) {
 class ShiftInvarianceCheck : public TypedCheck<ShiftInvarianceCheck> {
 public:
     std::string name() const override { return "shift-invariance"; }
-    std::vector<CheckParameter> parameters() const override {
-        return {{"offset", CheckParameter::Type::IntegerOrList, "1, 7", "(an integer or a list)"}};
-    }
+    std::vector<CheckParameter> parameters() const override { return {offsetParameter()}; }
 
     template <class T>
     PropertyReport evaluateIn(const CheckRequest& request) const {
