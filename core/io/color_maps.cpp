@@ -58,4 +58,13 @@ ValueRange colourRange(ColourScale scale, const Eigen::MatrixXd& values) {
     return hi > lo ? ValueRange{lo, hi} : ValueRange{lo - 0.5, lo + 0.5};
 }
 
+ValueRange sharedColourRange(ColourScale scale, const Eigen::MatrixXd& a,
+                             const Eigen::MatrixXd& b) {
+    if (a.size() == 0) return colourRange(scale, b);
+    if (b.size() == 0) return colourRange(scale, a);
+    Eigen::MatrixXd ends(1, 2);
+    ends << std::min(a.minCoeff(), b.minCoeff()), std::max(a.maxCoeff(), b.maxCoeff());
+    return colourRange(scale, ends);
+}
+
 } // namespace attnlab

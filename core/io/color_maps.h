@@ -43,4 +43,8 @@ struct ValueRange {
 /// not empty.
 ValueRange colourRange(ColourScale scale, const Eigen::MatrixXd& values);
 
+/// One range for two matrices drawn on the same scale (the original and transformed maps of a
+/// row): colourRange of all their values together. An empty matrix adds nothing; not both empty.
+ValueRange sharedColourRange(ColourScale scale, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
+
 } // namespace attnlab

@@ -9,6 +9,7 @@
 #include "core/explore/side_by_side.h"
 #include "core/io/color_maps.h"
 #include "core/io/npy.h"
+#include "core/io/number_text.h"
 #include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
 #include "test_support.h"
@@ -167,6 +168,30 @@ private slots:
         const Eigen::MatrixXd flat = Eigen::MatrixXd::Constant(2, 2, 3.0);
         QCOMPARE(colourRange(ColourScale::Sequential, flat).lo, 2.5);
         QCOMPARE(colourRange(ColourScale::Diverging, Eigen::MatrixXd::Zero(2, 2)).hi, 1.0);
+    }
+
+    // Two maps drawn side by side share the range of all their values: 6 and 3 are not both
+    // drawn at the top of the scale.
+    void twoMapsShareOneRange() {
+        Eigen::MatrixXd a(1, 2), b(1, 2);
+        a << 1, 6;
+        b << 2, 3;
+        const ValueRange shared = sharedColourRange(ColourScale::Sequential, a, b);
+        QCOMPARE(shared.lo, 1.0);
+        QCOMPARE(shared.hi, 6.0);
+        QCOMPARE(sharedColourRange(ColourScale::Diverging, -a, b).lo, -6.0);
+        QCOMPARE(sharedColourRange(ColourScale::Sequential, Eigen::MatrixXd(), b).hi, 3.0);
+        const Eigen::MatrixXd flat = Eigen::MatrixXd::Constant(1, 1, 2.0);
+        QCOMPARE(sharedColourRange(ColourScale::Sequential, flat, flat).hi, 2.5);
+    }
+
+    void numbersAreShortOnMaps() {
+        QCOMPARE(shortNumber(7.0 / 9), std::string("0.778"));
+        QCOMPARE(shortNumber(-0.0), std::string("0"));
+        QCOMPARE(shortNumber(6), std::string("6"));
+        QCOMPARE(shortFraction("7/9", 7.0 / 9), std::string("7/9"));
+        QCOMPARE(shortFraction("1822795/48297", 1822795.0 / 48297), std::string("37.7"));
+        QCOMPARE(shortFraction("", 0.5), std::string("0.5"));
     }
 
     void aRopeBaseIsANumberAboveOne() {
