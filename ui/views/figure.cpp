@@ -1,0 +1,90 @@
+// Writing a figure as PNG, SVG or PDF, and the names of exported files.
+#include "ui/views/figure.h"
+
+#include "ui/views/view_export.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImage>
+#include <QImageWriter>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr int kPngScale = 2;
+
+QByteArray png(const Figure& figure, const QString& path) {
+    const QSize size = figureSize(figure);
+    QImage image(size * kPngScale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(kPngScale);
+    {
+        QPainter painter(&image);
+        paintFigure(painter, figure);
+    }
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image)) failExport(path, writer.errorString());
+    return buffer.data();
+}
+
+QByteArray svg(const Figure& figure, const QString& path) {
+    const QSize size = figureSize(figure);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(), size));
+    generator.setTitle(figure.title);
+    QPainter painter;
+    if (!painter.begin(&generator)) failExport(path, "the SVG could not be drawn");
+    paintFigure(painter, figure);
+    painter.end();
+    return buffer.data();
+}
+
+QByteArray pdf(const Figure& figure, const QString& path) {
+    const QSize size = figureSize(figure);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
+    writer.setResolution(72); // one logical pixel per point
+    writer.setPageSize(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch));
+    writer.setPageMargins(QMarginsF());
+    writer.setTitle(figure.title);
+    writer.setCreator("AttnLab");
+    QPainter painter;
+    if (!painter.begin(&writer)) failExport(path, "the PDF could not be drawn");
+    paintFigure(painter, figure);
+    painter.end();
+    return buffer.data();
+}
+
+} // namespace
+
+void writeFigure(const Figure& figure, const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QByteArray bytes;
+    if (suffix == "png")
+        bytes = png(figure, path);
+    else if (suffix == "svg")
+        bytes = svg(figure, path);
+    else if (suffix == "pdf")
+        bytes = pdf(figure, path);
+    else
+        failExport(path, "unknown image format (use .png, .svg or .pdf)");
+    writeFileBytes(path, bytes);
+}
+
+QString figureStem(const QString& scenario, int layer, int head) {
+    const QString name = fileStem(scenario);
+    return QString("%1_L%2_H%3").arg(name.isEmpty() ? "figure" : name).arg(layer).arg(head);
+}
+
+} // namespace attnlab::ui
