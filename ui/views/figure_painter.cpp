@@ -17,16 +17,18 @@ namespace attnlab::ui {
 namespace {
 
 constexpr int kMargin = 28, kGap = 20;
-constexpr int kTitlePx = 28, kSubtitlePx = 17, kPanelTitlePx = 18, kTickPx = 14, kCaptionPx = 14;
+constexpr int kTitlePx = 28, kSubtitlePx = 17, kPanelTitlePx = 18, kTickPx = 15, kCaptionPx = 15;
 constexpr int kTitleBlockLine = 24;
 // A panel's slot: its title above, row captions and labels left of the cells, the colour bar
 // right of them, column labels and caption below.
 constexpr int kPanelTitleH = 34, kRowCaptionW = 22, kRowLabelW = 66;
-constexpr int kArea = 320, kLargestCell = 64;
+constexpr int kArea = 400, kLargestCell = 88, kEmptySide = 160, kShortestBar = 120;
 constexpr int kBarGap = 12, kBarW = 18, kBarLabelW = 70;
 constexpr int kColumnLabelH = 58, kColumnCaptionH = 22;
-constexpr int kSlotW = kRowCaptionW + kRowLabelW + kArea + kBarGap + kBarW + kBarLabelW;
-constexpr int kSlotH = kPanelTitleH + kArea + kColumnLabelH + kColumnCaptionH;
+constexpr int kLeftOfCells = kRowCaptionW + kRowLabelW,
+              kRightOfCells = kBarGap + kBarW + kBarLabelW;
+constexpr int kAboveCells = kPanelTitleH, kBelowCells = kColumnLabelH + kColumnCaptionH;
+constexpr int kNarrowest = 900; // room for the title block
 constexpr int kBarBands = 48;
 const QColor kInk(34, 34, 34), kQuiet(96, 96, 96), kMasked(208, 208, 208), kFrame(150, 150, 150);
 
@@ -36,6 +38,57 @@ int panelRows(const Figure& f) {
 
 int titleBlockHeight(const Figure& f) {
     return kTitlePx + 14 + int(f.subtitle.size()) * kTitleBlockLine + 14;
+}
+
+/// The side of a cell when `rows` x `cols` cells are drawn: they fill kArea, up to kLargestCell.
+double cellSide(Eigen::Index rows, Eigen::Index cols) {
+    return std::min(
+        {double(kArea) / double(rows), double(kArea) / double(cols), double(kLargestCell)});
+}
+
+/// The size of a panel's cells together.
+QSizeF gridSize(const FigurePanel& panel) {
+    const Eigen::MatrixXd& values = panel.matrix.values;
+    if (values.size() == 0) return QSizeF(kEmptySide, kEmptySide);
+    const auto [rowBlock, colBlock] =
+        displayBlocks(values.rows(), values.cols(), kFigureCellsUpTo, kFigureCellsUpTo);
+    const Eigen::Index rows = (values.rows() + rowBlock - 1) / rowBlock,
+                       cols = (values.cols() + colBlock - 1) / colBlock;
+    const double side = cellSide(rows, cols);
+    return QSizeF(double(cols) * side, double(rows) * side);
+}
+
+/// Where the panels go: each column as wide as its widest cells, each row as tall as its tallest.
+struct Layout {
+    std::vector<double> x, y;          // the top left of each column's and row's slots
+    std::vector<double> width, height; // the slots' sizes
+    QSize size;                        // the whole figure's
+};
+
+Layout layoutOf(const Figure& figure) {
+    const int columns = std::max(1, figure.columns), rows = panelRows(figure);
+    Layout l;
+    l.width.assign(std::size_t(columns), kLeftOfCells + kEmptySide + kRightOfCells);
+    l.height.assign(std::size_t(rows), kAboveCells + kShortestBar + kBelowCells);
+    for (std::size_t i = 0; i < figure.panels.size(); ++i) {
+        const QSizeF grid = gridSize(figure.panels[i]);
+        double& w = l.width[i % std::size_t(columns)];
+        double& h = l.height[i / std::size_t(columns)];
+        w = std::max(w, kLeftOfCells + grid.width() + kRightOfCells);
+        h = std::max(h, kAboveCells + grid.height() + kBelowCells);
+    }
+    double x = kMargin, y = kMargin + titleBlockHeight(figure);
+    for (double w : l.width) {
+        l.x.push_back(x);
+        x += w + kGap;
+    }
+    for (double h : l.height) {
+        l.y.push_back(y);
+        y += h + kGap;
+    }
+    l.size = QSize(std::max(kNarrowest, int(std::ceil(x - kGap + kMargin))),
+                   int(std::ceil(y - kGap + kMargin)));
+    return l;
 }
 
 QFont sized(QFont font, int pixels, bool bold = false) {
@@ -68,13 +121,13 @@ QStringList tickTexts(const std::vector<std::string>& labels, int cells, int tok
 
 class PanelPainter {
 public:
-    PanelPainter(QPainter& p, const FigurePanel& panel, QPointF origin)
-        : p_(p), panel_(panel), origin_(origin), base_(p.font()) {}
+    PanelPainter(QPainter& p, const FigurePanel& panel, QPointF origin, double width)
+        : p_(p), panel_(panel), origin_(origin), width_(width), base_(p.font()) {}
 
     void paint() {
         p_.setFont(sized(base_, kPanelTitlePx, true));
         p_.setPen(kInk);
-        const QRectF titleRect(origin_.x() + kRowCaptionW, origin_.y(), kSlotW - kRowCaptionW,
+        const QRectF titleRect(origin_.x() + kRowCaptionW, origin_.y(), width_ - kRowCaptionW,
                                kPanelTitleH - 6);
         p_.drawText(
             titleRect, Qt::AlignLeft | Qt::AlignVCenter,
@@ -84,7 +137,7 @@ public:
         if (values.size() == 0) {
             p_.setFont(sized(base_, kTickPx));
             p_.setPen(kQuiet);
-            p_.drawText(QRectF(grid_, QSizeF(kArea, kArea)), Qt::AlignCenter, "no data");
+            p_.drawText(QRectF(grid_, QSizeF(kEmptySide, kEmptySide)), Qt::AlignCenter, "no data");
             return;
         }
         blocks_ = displayBlocks(values.rows(), values.cols(), kFigureCellsUpTo, kFigureCellsUpTo);
@@ -92,9 +145,8 @@ public:
         const BoolMatrix& mask = panel_.mask;
         if (mask.rows() == values.rows() && mask.cols() == values.cols())
             shade_ = maskedShade(mask, kFigureCellsUpTo, kFigureCellsUpTo);
-        const double rows = double(cells_.rows()), cols = double(cells_.cols());
-        cell_ = std::min({kArea / rows, kArea / cols, double(kLargestCell)});
-        size_ = QSizeF(cols * cell_, rows * cell_);
+        cell_ = cellSide(cells_.rows(), cells_.cols());
+        size_ = QSizeF(double(cells_.cols()) * cell_, double(cells_.rows()) * cell_);
         paintCells();
         paintRowTicks();
         paintColumnTicks();
@@ -162,7 +214,9 @@ private:
         const int step = stepFor(metrics.height());
         p_.setPen(kInk);
         for (int r = 0; r < texts.size(); r += step) {
-            const QRectF rect(grid_.x() - kRowLabelW, cellRect(r, 0).y(), kRowLabelW - 6, cell_);
+            const QRectF rect(grid_.x() - kRowLabelW,
+                              cellRect(r, 0).center().y() - metrics.height() / 2, kRowLabelW - 6,
+                              metrics.height());
             p_.drawText(rect, Qt::AlignRight | Qt::AlignVCenter,
                         metrics.elidedText(texts[r], Qt::ElideRight, rect.width()));
         }
@@ -194,7 +248,8 @@ private:
                 p_.save();
                 p_.translate(cell.center().x(), top);
                 p_.rotate(-90);
-                const QRectF rect(-(kColumnLabelH - 8.0), -cell_ / 2, kColumnLabelH - 8.0, cell_);
+                const QRectF rect(-(kColumnLabelH - 8.0), -metrics.height() / 2,
+                                  kColumnLabelH - 8.0, metrics.height());
                 p_.drawText(rect, Qt::AlignRight | Qt::AlignVCenter,
                             metrics.elidedText(texts[c], Qt::ElideRight, rect.width()));
                 p_.restore();
@@ -208,12 +263,14 @@ private:
         const double labelsH = rotated ? kColumnLabelH : metrics.height() + 8;
         p_.setFont(sized(base_, kCaptionPx));
         p_.setPen(kQuiet);
-        p_.drawText(QRectF(grid_.x(), top + labelsH, size_.width(), kColumnCaptionH),
+        const double captionW = std::max(size_.width(), double(kEmptySide));
+        p_.drawText(QRectF(grid_.x() + (size_.width() - captionW) / 2, top + labelsH, captionW,
+                           kColumnCaptionH),
                     Qt::AlignHCenter | Qt::AlignTop, panel_.columnAxis);
     }
 
     void paintColourBar() {
-        const double height = std::clamp(size_.height(), 120.0, double(kArea));
+        const double height = std::max(size_.height(), double(kShortestBar));
         const QRectF bar(grid_.x() + size_.width() + kBarGap, grid_.y(), kBarW, height);
         const double band = height / kBarBands;
         p_.setPen(Qt::NoPen);
@@ -243,6 +300,7 @@ private:
     QPainter& p_;
     const FigurePanel& panel_;
     QPointF origin_, grid_;
+    double width_;
     QFont base_;
     std::pair<int, int> blocks_{1, 1};
     Eigen::MatrixXd cells_, shade_;
@@ -253,10 +311,7 @@ private:
 } // namespace
 
 QSize figureSize(const Figure& figure) {
-    const int columns = std::max(1, figure.columns), rows = panelRows(figure);
-    return QSize(2 * kMargin + columns * kSlotW + (columns - 1) * kGap,
-                 2 * kMargin + titleBlockHeight(figure) + rows * kSlotH +
-                     std::max(0, rows - 1) * kGap);
+    return layoutOf(figure).size;
 }
 
 void paintFigure(QPainter& painter, const Figure& figure) {
@@ -280,11 +335,13 @@ void paintFigure(QPainter& painter, const Figure& figure) {
         y += kTitleBlockLine;
     }
     painter.setFont(base);
-    const double top = kMargin + titleBlockHeight(figure);
+    const Layout layout = layoutOf(figure);
+    const std::size_t columns = layout.x.size();
     for (std::size_t i = 0; i < figure.panels.size(); ++i) {
-        const int row = int(i) / figure.columns, column = int(i) % figure.columns;
-        const QPointF origin(kMargin + column * (kSlotW + kGap), top + row * (kSlotH + kGap));
-        PanelPainter(painter, figure.panels[i], origin).paint();
+        const std::size_t row = i / columns, column = i % columns;
+        PanelPainter(painter, figure.panels[i], QPointF(layout.x[column], layout.y[row]),
+                     layout.width[column])
+            .paint();
     }
     painter.restore();
 }
