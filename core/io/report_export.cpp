@@ -42,9 +42,11 @@ std::string checkReportMarkdown(const std::string& scenarioName, Precision preci
 }
 
 std::string verdictLine(const PropertyReport& report) {
+    const auto number = [](const ReportNumber& n) {
+        return n.isExact() || n.isFloat() ? shortFraction(n.text(), n.toDouble()) : "none";
+    };
     std::string line = report.name + " " + verdictName(report.verdict);
     if (report.verdict == Verdict::NotApplicable) return line;
-    const auto number = [](const ReportNumber& n) { return shortFraction(n.text(), n.toDouble()); };
     return line + ": max deviation " + number(report.maxDeviation) + ", tolerance " +
            number(report.tolerance);
 }

@@ -11,6 +11,7 @@
 #include "core/io/npy.h"
 #include "core/io/number_text.h"
 #include "core/io/presets.h"
+#include "core/io/report_export.h"
 #include "core/io/scenario_reader.h"
 #include "test_support.h"
 
@@ -192,6 +193,23 @@ private slots:
         QCOMPARE(shortFraction("7/9", 7.0 / 9), std::string("7/9"));
         QCOMPARE(shortFraction("1822795/48297", 1822795.0 / 48297), std::string("37.7"));
         QCOMPARE(shortFraction("", 0.5), std::string("0.5"));
+    }
+
+    void aVerdictIsOneLine() {
+        PropertyReport r;
+        r.name = "permutation-equivariance";
+        r.verdict = Verdict::Fails;
+        r.maxDeviation = ReportNumber(Rational(5, 9));
+        r.tolerance = ReportNumber(Rational(0));
+        QCOMPARE(verdictLine(r),
+                 std::string("permutation-equivariance fails: max deviation 5/9, tolerance 0"));
+        r.maxDeviation = ReportNumber(Rational(1822795, 48297));
+        r.tolerance = ReportNumber(1e-5);
+        QCOMPARE(
+            verdictLine(r),
+            std::string("permutation-equivariance fails: max deviation 37.7, tolerance 1e-05"));
+        r.verdict = Verdict::NotApplicable;
+        QCOMPARE(verdictLine(r), std::string("permutation-equivariance not applicable"));
     }
 
     void aRopeBaseIsANumberAboveOne() {
