@@ -434,8 +434,9 @@ bool MainWindow::exportFigure(const QString& path, int row) {
         const Figure figure =
             viewsFigure(*views_, QString::fromStdString(document_->scenario().name),
                         r ? QString::fromStdString(attnlab::verdictLine(*r)) : QString(), row);
+        const QByteArray file = figureFile(figure, path); // an unknown suffix asks nothing
         if (!confirmOverwrite(this, {path})) return false;
-        writeFigure(figure, path);
+        writeFileBytes(path, file);
     } catch (const std::exception& e) {
         showError(QString("Export failed: %1").arg(e.what()));
         return false;

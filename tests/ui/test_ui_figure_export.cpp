@@ -34,17 +34,23 @@ QByteArray readAll(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-/// Answers the next question box with `button` as soon as it shows.
-void answerNextQuestion(QMessageBox::StandardButton button) {
-    auto* poll = new QTimer;
-    QObject::connect(poll, &QTimer::timeout, poll, [poll, button] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            poll->deleteLater();
-            box->button(button)->click();
-        }
-    });
-    poll->start(10);
-}
+/// Answers every question box that shows while it lives with `button`, counting them.
+class Answerer {
+public:
+    explicit Answerer(QMessageBox::StandardButton button) {
+        QObject::connect(&poll_, &QTimer::timeout, &poll_, [this, button] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                ++asked;
+                box->button(button)->click();
+            }
+        });
+        poll_.start(10);
+    }
+    int asked = 0;
+
+private:
+    QTimer poll_;
+};
 
 /// The SVG of a figure with one panel showing an n x n matrix of distinct values.
 QByteArray svgOfSquare(int n) {
@@ -183,6 +189,11 @@ private slots:
         QVERIFY(small.contains(">63.5<"));
         QVERIFY(!large.contains(">63.5<"));
         QVERIFY(large.count("<rect") + large.count("<path") >= 400);
+        // Above kFigureCellsUpTo a side, the pooled cells are drawn, still as vector shapes.
+        const QByteArray pooled = svgOfSquare(200);
+        const qsizetype shapes = pooled.count("<rect") + pooled.count("<path");
+        QVERIFY2(shapes >= 100 * 100 && shapes < 101 * 101, qPrintable(QString::number(shapes)));
+        QVERIFY(!pooled.contains("<image"));
     }
 
     void refusalsWriteNothing() {
@@ -191,6 +202,7 @@ private slots:
         QVERIFY(waitForIdle(w));
         QTemporaryDir dir;
         const QString bmp = dir.filePath("figure.bmp");
+        Answerer yes(QMessageBox::Yes);
         QVERIFY(!w.exportFigure(bmp));
         QVERIFY(w.errorText().contains(bmp));
         QVERIFY(w.errorText().contains("unknown image format"));
@@ -199,6 +211,14 @@ private slots:
         QVERIFY(w.errorText().contains(nowhere));
         QVERIFY(
             QDir(dir.path()).entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+        // An existing file of an unknown format: refused without a question, left as it was.
+        QFile old(bmp);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("bmp");
+        old.close();
+        QVERIFY(!w.exportFigure(bmp));
+        QCOMPARE(yes.asked, 0);
+        QCOMPARE(readAll(bmp), QByteArray("bmp"));
     }
 
     void replacingAFileAsks() {
@@ -212,11 +232,15 @@ private slots:
             QVERIFY(old.open(QIODevice::WriteOnly));
             old.write("old");
         }
-        answerNextQuestion(QMessageBox::No);
-        QVERIFY(!w.exportFigure(path));
+        {
+            Answerer no(QMessageBox::No);
+            QVERIFY(!w.exportFigure(path));
+            QCOMPARE(no.asked, 1);
+        }
         QCOMPARE(readAll(path), QByteArray("old"));
-        answerNextQuestion(QMessageBox::Yes);
+        Answerer yes(QMessageBox::Yes);
         QVERIFY(w.exportFigure(path));
+        QCOMPARE(yes.asked, 1);
         QVERIFY(readAll(path).contains("<svg"));
     }
 
@@ -239,11 +263,15 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("mine");
         }
-        answerNextQuestion(QMessageBox::No);
-        w.exportViews(dir.path(), "svg");
+        {
+            Answerer no(QMessageBox::No);
+            w.exportViews(dir.path(), "svg");
+            QCOMPARE(no.asked, 1);
+        }
         QCOMPARE(readAll(first), QByteArray("mine"));
-        answerNextQuestion(QMessageBox::Yes);
+        Answerer yes(QMessageBox::Yes);
         w.exportViews(dir.path(), "svg");
+        QCOMPARE(yes.asked, 1);
         QVERIFY(readAll(first).contains("<svg"));
     }
 };

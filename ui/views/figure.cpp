@@ -68,18 +68,12 @@ QByteArray pdf(const Figure& figure, const QString& path) {
 
 } // namespace
 
-void writeFigure(const Figure& figure, const QString& path) {
+QByteArray figureFile(const Figure& figure, const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    QByteArray bytes;
-    if (suffix == "png")
-        bytes = png(figure, path);
-    else if (suffix == "svg")
-        bytes = svg(figure, path);
-    else if (suffix == "pdf")
-        bytes = pdf(figure, path);
-    else
-        failExport(path, "unknown image format (use .png, .svg or .pdf)");
-    writeFileBytes(path, bytes);
+    if (suffix == "png") return png(figure, path);
+    if (suffix == "svg") return svg(figure, path);
+    if (suffix == "pdf") return pdf(figure, path);
+    failExport(path, "unknown image format (use .png, .svg or .pdf)");
 }
 
 QString figureStem(const QString& scenario, int layer, int head) {

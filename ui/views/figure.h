@@ -7,6 +7,7 @@
 #include "core/explore/side_by_side.h"
 #include "core/io/color_maps.h"
 
+#include <QByteArray>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -45,10 +46,10 @@ inline constexpr int kFigureCellsUpTo = 128;
 QSize figureSize(const Figure& figure);
 /// Paints the figure at figureSize() onto `painter` from its origin, background included.
 void paintFigure(QPainter& painter, const Figure& figure);
-/// Writes the figure as one file by the suffix of `path`: .png (at twice figureSize), .svg or .pdf.
-/// Throws std::runtime_error "path: reason" for another suffix or a file that cannot be written;
-/// nothing is written then and an existing file stays as it was.
-void writeFigure(const Figure& figure, const QString& path);
+/// The figure as the file `path` names by its suffix: .png (at twice figureSize), .svg or .pdf.
+/// Throws std::runtime_error "path: reason" for another suffix. Writes nothing: view_export.h's
+/// writeFileBytes does.
+QByteArray figureFile(const Figure& figure, const QString& path);
 /// The start of an exported file's name: "default_L0_H0" for scenario "default", layer 0, head 0.
 QString figureStem(const QString& scenario, int layer, int head);
 
