@@ -12,7 +12,11 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QDir>
+#include <QFileDialog>
 #include <QImage>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
@@ -158,6 +162,44 @@ private slots:
         QVERIFY(w.exportFigure(dir.filePath("row.svg"), ViewsPanel::Weights));
         QVERIFY(readAll(dir.filePath("row.svg"))
                     .contains("permutation-equivariance fails: max deviation"));
+    }
+
+    // File > Export row…: the row asked for, then the file dialog's name, gives a figure of that
+    // row alone.
+    void theMenuExportsTheRowChosen() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QAction* exportRow = nullptr;
+        for (QAction* a : w.menuBar()->actions().front()->menu()->actions())
+            if (a->text() == "Export &row…") exportRow = a;
+        QVERIFY(exportRow);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("row.svg");
+        QTimer poll;
+        int dialogs = 0;
+        QString suggested;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (auto* choice = qobject_cast<QInputDialog*>(modal)) {
+                ++dialogs;
+                choice->setTextValue("output");
+                choice->accept();
+            } else if (auto* files = qobject_cast<QFileDialog*>(modal)) {
+                ++dialogs;
+                suggested = files->selectedFiles().join("");
+                files->selectFile(path);
+                static_cast<QDialog*>(files)->accept();
+            }
+        });
+        poll.start(10);
+        exportRow->trigger();
+        QCOMPARE(dialogs, 2);
+        QVERIFY2(suggested.endsWith("_L0_H0_output_permutation_equivariance.svg"),
+                 qPrintable(suggested));
+        const QByteArray svg = readAll(path);
+        QVERIFY(svg.contains("feature"));
+        QVERIFY(!svg.contains("query"));
     }
 
     // The original and transformed maps of every row are drawn over the same range, which holds
