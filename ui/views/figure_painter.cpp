@@ -24,7 +24,7 @@ constexpr int kTitleBlockLine = 24;
 constexpr int kPanelTitleH = 34, kRowCaptionW = 22, kRowLabelW = 66;
 constexpr int kArea = 400, kLargestCell = 88, kEmptySide = 160, kShortestBar = 120;
 constexpr int kBarGap = 12, kBarW = 18, kBarLabelW = 70;
-constexpr int kColumnLabelH = 58, kColumnCaptionH = 22;
+constexpr int kColumnLabelH = 72, kColumnCaptionH = 22;
 constexpr int kLeftOfCells = kRowCaptionW + kRowLabelW,
               kRightOfCells = kBarGap + kBarW + kBarLabelW;
 constexpr int kAboveCells = kPanelTitleH, kBelowCells = kColumnLabelH + kColumnCaptionH;
@@ -239,7 +239,7 @@ private:
         for (const QString& t : texts)
             widest = std::max(widest, std::min(metrics.horizontalAdvance(t), kColumnLabelH - 8.0));
         const int across = stepFor(widest + 8), upright = stepFor(metrics.height());
-        const bool rotated = across > 2 * upright;
+        const bool rotated = across > upright; // upright labels: more of them fit
         const double top = grid_.y() + size_.height() + 4;
         p_.setPen(kInk);
         for (int c = 0; c < texts.size(); c += rotated ? upright : across) {
