@@ -7,6 +7,7 @@
 #include "ui/panels/views_figure.h"
 #include "ui/panels/views_panel.h"
 #include "ui/views/figure.h"
+#include "ui/views/heatmap_view.h"
 #include "ui_support.h"
 
 #include <QApplication>
@@ -200,6 +201,22 @@ private slots:
         const QByteArray svg = readAll(path);
         QVERIFY(svg.contains("feature"));
         QVERIFY(!svg.contains("query"));
+    }
+
+    // The failing property's witness cells, outlined in the window, are outlined in the figure.
+    void witnessCellsAreOutlined() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        w.properties()->select("permutation-equivariance");
+        QCoreApplication::processEvents();
+        const HeatmapView* shown = w.views()->view(ViewsPanel::Output, ViewsPanel::Original);
+        QVERIFY(shown->highlightCount() > 0);
+        const Figure figure = viewsFigure(*w.views(), "", "");
+        QCOMPARE(figure.panels[3 * ViewsPanel::Output].highlights, shown->highlights());
+        QTemporaryDir dir;
+        QVERIFY(w.exportFigure(dir.filePath("f.svg")));
+        QVERIFY(readAll(dir.filePath("f.svg")).contains("stroke=\"#e6003c\""));
     }
 
     // The original and transformed maps of every row are drawn over the same range, which holds

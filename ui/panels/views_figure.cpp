@@ -21,6 +21,7 @@ std::vector<FigurePanel> rowPanels(const ViewsPanel& views, ViewsPanel::Row row)
         FigurePanel p;
         p.title = view->title();
         p.matrix = view->matrix();
+        p.highlights = view->highlights();
         p.scale = c == ViewsPanel::Difference ? ColourScale::Diverging : ColourScale::Sequential;
         p.rowLabels = side.labels;
         if (row == ViewsPanel::Output) {

@@ -1,13 +1,16 @@
 // A slide-ready figure of what the views show: a title block (scenario, transformation, layer and
 // head, the selected verdict) over a grid of heatmap panels, each with its title, cells as vector
-// rectangles, masked cells greyed, tick labels, a colour bar and, on small maps, the values in the
-// cells. Painted with QPainter (figure_painter.cpp) and written as one PNG, SVG or PDF file.
+// rectangles, masked cells greyed, witness cells outlined, tick labels, a colour bar and, on small
+// maps, the values in the cells. Painted with QPainter (figure_painter.cpp) and written as one PNG,
+// SVG or PDF file.
 #pragma once
 
 #include "core/explore/side_by_side.h"
 #include "core/io/color_maps.h"
 
 #include <QByteArray>
+#include <QList>
+#include <QPoint>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -28,6 +31,7 @@ struct FigurePanel {
     BoolMatrix mask;        // false: the cell is greyed; empty (or another shape): none
     std::vector<std::string> rowLabels, columnLabels; // token labels; empty: indices
     QString rowAxis, columnAxis;                      // "query", "key", ...
+    QList<QPoint> highlights; // witness cells (row, column) in token indices: outlined
 };
 
 struct Figure {

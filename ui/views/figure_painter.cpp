@@ -1,6 +1,7 @@
 // Painting a figure: the title block, then each panel's cells (one drawRect each, so SVG and PDF
-// hold vector shapes), masked cells in grey, values in small maps, tick labels, axis captions and
-// a colour bar with its ends. Sizes are in logical pixels, chosen to be read on a projected slide.
+// hold vector shapes), masked cells in grey, witness cells outlined, values in small maps, tick
+// labels, axis captions and a colour bar with its ends. Sizes are in logical pixels, chosen to be
+// read on a projected slide.
 #include "ui/views/figure.h"
 
 #include "core/explore/display_pooling.h"
@@ -30,6 +31,7 @@ constexpr int kLeftOfCells = kRowCaptionW + kRowLabelW,
 constexpr int kAboveCells = kPanelTitleH, kBelowCells = kColumnLabelH + kColumnCaptionH;
 constexpr int kNarrowest = 900; // room for the title block
 constexpr int kBarBands = 48;
+const QColor kWitness(230, 0, 60); // the outline of witness cells in the window
 const QColor kInk(34, 34, 34), kQuiet(96, 96, 96), kMasked(208, 208, 208), kFrame(150, 150, 150);
 
 int panelRows(const Figure& f) {
@@ -177,9 +179,23 @@ private:
         p_.setBrush(Qt::NoBrush);
         p_.setPen(QPen(kFrame, 1));
         p_.drawRect(QRectF(grid_, size_));
+        paintHighlights();
         const bool drawnAsIs = !panel_.matrix.pooled() && blocks_ == std::pair{1, 1};
         if (drawnAsIs && cells_.rows() <= kFigureNumbersUpTo && cells_.cols() <= kFigureNumbersUpTo)
             paintNumbers();
+    }
+
+    /// Outlines the drawn cells that hold a witness cell.
+    void paintHighlights() {
+        const int rowsPerCell = panel_.matrix.rowBlock * blocks_.first,
+                  colsPerCell = panel_.matrix.colBlock * blocks_.second;
+        p_.setBrush(Qt::NoBrush);
+        p_.setPen(QPen(kWitness, std::clamp(cell_ / 8, 2.0, 4.0)));
+        for (const QPoint& cell : panel_.highlights) {
+            const Eigen::Index r = cell.x() / rowsPerCell, c = cell.y() / colsPerCell;
+            if (r < cells_.rows() && c < cells_.cols())
+                p_.drawRect(cellRect(r, c).adjusted(1, 1, -1, -1));
+        }
     }
 
     void paintNumbers() {

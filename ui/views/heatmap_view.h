@@ -47,6 +47,8 @@ public:
     bool showsMaskOverlay() const { return mask_.size() > 0; }
     QString title() const;
     int highlightCount() const { return highlights_.size(); }
+    /// The outlined (row, column) cells, as setHighlights gave them.
+    const QList<QPoint>& highlights() const { return highlights_; }
     /// The tooltip text for the cell under token coordinates (row, column).
     QString cellText(int row, int column) const;
     QCustomPlot* plot() const { return plot_; }
