@@ -1,4 +1,4 @@
-// Writing a figure as PNG, SVG or PDF, and the names of exported files.
+// A figure as the bytes of a PNG, SVG or PDF file, and the names of exported files.
 #include "ui/views/figure.h"
 
 #include "ui/views/view_export.h"
