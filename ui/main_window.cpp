@@ -19,8 +19,10 @@
 #include "ui/panels/check_parameters_form.h"
 #include "ui/panels/error_banner.h"
 #include "ui/panels/property_panel.h"
+#include "ui/panels/views_figure.h"
 #include "ui/panels/views_panel.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/overwrite_prompt.h"
 #include "ui/views/view_export.h"
 
 #include <QAction>
@@ -29,7 +31,9 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -49,6 +53,7 @@ namespace attnlab::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
+const QStringList kFigureRows = {"S", "A", "output"}; // ViewsPanel::Row order
 
 QWidget* scrolled(QWidget* w) {
     auto* area = new QScrollArea;
@@ -282,6 +287,19 @@ void MainWindow::buildMenus() {
                                                           "JSON (*.json);;Markdown (*.md)");
         if (!path.isEmpty()) exportVerdicts(path);
     });
+    const auto exportFigureAs = [this](int row) {
+        const QString path = QFileDialog::getSaveFileName(
+            this, "Export figure", figureFileName(row), "Figures (*.svg *.pdf *.png)", nullptr,
+            QFileDialog::DontConfirmOverwrite); // exportFigure asks
+        if (!path.isEmpty()) exportFigure(path, row);
+    };
+    file->addAction("Export &figure…", this, [exportFigureAs] { exportFigureAs(-1); });
+    file->addAction("Export &row…", this, [this, exportFigureAs] {
+        bool ok = false;
+        const QString row = QInputDialog::getItem(this, "Export row",
+                                                  "Row of the figure:", kFigureRows, 1, false, &ok);
+        if (ok) exportFigureAs(int(kFigureRows.indexOf(row)));
+    });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -395,34 +413,68 @@ bool MainWindow::saveTo(const QString& chosen) {
 }
 
 void MainWindow::exportViews(const QString& directory, const QString& format) {
+    exportEachView(directory, format, "views",
+                   [](HeatmapView* v, const QString& path) { exportHeatmap(v, path); });
+}
+
+void MainWindow::exportMatrices(const QString& directory, const QString& format) {
+    exportEachView(directory, format, "matrices",
+                   [](HeatmapView* v, const QString& path) { exportMatrix(v->matrix(), path); });
+}
+
+void MainWindow::exportEachView(const QString& directory, const QString& format,
+                                const QString& what,
+                                const std::function<void(HeatmapView*, const QString&)>& write) {
+    const QString stem = figureStem(QString::fromStdString(document_->scenario().name),
+                                    views_->layer(), views_->head());
+    QList<std::pair<HeatmapView*, QString>> files;
+    for (HeatmapView* v : views_->allViews())
+        if (v->matrix().values.size() > 0)
+            files.append(
+                {v, QDir(directory).filePath(stem + "_" + fileStem(v->title()) + "." + format)});
+    QStringList paths;
+    for (const auto& f : files)
+        paths << f.second;
+    if (!confirmOverwrite(this, paths)) return;
     try {
-        int written = 0;
-        for (HeatmapView* v : views_->allViews())
-            if (v->matrix().values.size() > 0) {
-                exportHeatmap(v, QDir(directory).filePath(fileStem(v->title()) + "." + format));
-                ++written;
-            }
-        statusBar()->showMessage(QString("Exported %1 views to %2").arg(written).arg(directory),
-                                 4000);
+        for (const auto& [view, path] : files)
+            write(view, path);
+        statusBar()->showMessage(
+            QString("Exported %1 %2 to %3").arg(files.size()).arg(what, directory), 4000);
     } catch (const std::exception& e) {
         showError(QString("Export failed: %1").arg(e.what()));
     }
 }
 
-void MainWindow::exportMatrices(const QString& directory, const QString& format) {
+const attnlab::PropertyReport* MainWindow::selectedReport() const {
+    const QTreeWidgetItem* item = properties_->tree()->currentItem();
+    return item ? properties_->report(item->text(0)) : nullptr;
+}
+
+QString MainWindow::figureFileName(int row) const {
+    QString name = figureStem(QString::fromStdString(document_->scenario().name), views_->layer(),
+                              views_->head());
+    if (row >= 0 && row < kFigureRows.size()) name += "_" + kFigureRows[row];
+    if (const attnlab::PropertyReport* r = selectedReport())
+        name += "_" + fileStem(QString::fromStdString(r->name));
+    return name + ".svg";
+}
+
+bool MainWindow::exportFigure(const QString& path, int row) {
     try {
-        int written = 0;
-        for (HeatmapView* v : views_->allViews())
-            if (v->matrix().values.size() > 0) {
-                exportMatrix(v->matrix(),
-                             QDir(directory).filePath(fileStem(v->title()) + "." + format));
-                ++written;
-            }
-        statusBar()->showMessage(QString("Exported %1 matrices to %2").arg(written).arg(directory),
-                                 4000);
+        const attnlab::PropertyReport* r = selectedReport();
+        const Figure figure =
+            viewsFigure(*views_, QString::fromStdString(document_->scenario().name),
+                        r ? QString::fromStdString(attnlab::verdictLine(*r)) : QString(), row);
+        const QByteArray file = figureFile(figure, path); // an unknown suffix asks nothing
+        if (!confirmOverwrite(this, {path})) return false;
+        writeFileBytes(path, file);
     } catch (const std::exception& e) {
         showError(QString("Export failed: %1").arg(e.what()));
+        return false;
     }
+    statusBar()->showMessage("Exported the figure to " + path, 4000);
+    return true;
 }
 
 void MainWindow::exportVerdicts(const QString& path) {

@@ -13,11 +13,16 @@ class QSplitter;
 class QTabWidget;
 class QTextBrowser;
 
+namespace attnlab {
+struct PropertyReport;
+}
+
 namespace attnlab::ui {
 
 class Autosave;
 class ComputeService;
 class ErrorBanner;
+class HeatmapView;
 class HelpWindow;
 class ModelImport;
 class ModelEditor;
@@ -59,6 +64,13 @@ public:
     /// Writes every view of the current layer and head as `<dir>/<title>.<format>`.
     void exportViews(const QString& directory, const QString& format);
     void exportMatrices(const QString& directory, const QString& format);
+    /// Writes the side-by-side page of the shown layer and head as one figure (.png, .svg, .pdf by
+    /// suffix): all three rows (`row` -1) or one (a ViewsPanel::Row), with the selected property's
+    /// verdict. Asks before replacing a file; returns whether it wrote (a problem shows in the
+    /// error line).
+    bool exportFigure(const QString& path, int row = -1);
+    /// The name exportFigure suggests: "<scenario>_L<layer>_H<head>[_<row>][_<property>].svg".
+    QString figureFileName(int row = -1) const;
     /// Writes the verdicts as JSON (the CLI's shape) or Markdown, by suffix.
     void exportVerdicts(const QString& path);
 
@@ -86,6 +98,13 @@ private:
     void updateTitle();
     /// Asks to save unsaved changes; false when the user cancels.
     bool confirmDiscard();
+    /// Writes each non-empty view with `write` as
+    /// <directory>/<scenario>_L<l>_H<h>_<title>.<format>, after asking whether to replace the files
+    /// that exist.
+    void exportEachView(const QString& directory, const QString& format, const QString& what,
+                        const std::function<void(HeatmapView*, const QString&)>& write);
+    /// The report of the property selected in the verdict list, if any.
+    const attnlab::PropertyReport* selectedReport() const;
 
     ScenarioDocument* document_;
     ComputeService* compute_;

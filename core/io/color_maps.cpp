@@ -60,8 +60,11 @@ ValueRange colourRange(ColourScale scale, const Eigen::MatrixXd& values) {
 
 ValueRange sharedColourRange(ColourScale scale, const Eigen::MatrixXd& a,
                              const Eigen::MatrixXd& b) {
-    const ValueRange ra = colourRange(scale, a), rb = colourRange(scale, b);
-    return {std::min(ra.lo, rb.lo), std::max(ra.hi, rb.hi)};
+    if (a.size() == 0) return colourRange(scale, b);
+    if (b.size() == 0) return colourRange(scale, a);
+    Eigen::MatrixXd ends(1, 2);
+    ends << std::min(a.minCoeff(), b.minCoeff()), std::max(a.maxCoeff(), b.maxCoeff());
+    return colourRange(scale, ends);
 }
 
 Eigen::MatrixXd neutralWithin(const Eigen::MatrixXd& values, double tolerance) {

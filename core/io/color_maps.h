@@ -44,7 +44,8 @@ struct ValueRange {
 ValueRange colourRange(ColourScale scale, const Eigen::MatrixXd& values);
 
 /// The one range two maps share (an original and its transformed side): the union of their
-/// `colourRange`s, so that equal colours mean equal values across both. Neither is empty.
+/// values' `colourRange`, so that equal colours mean equal values across both. An empty matrix
+/// adds nothing; not both empty.
 ValueRange sharedColourRange(ColourScale scale, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
 
 /// `values` with every entry of |value| <= tolerance set to 0: what a difference map draws, so

@@ -1,6 +1,8 @@
 // Writing verdicts as JSON or Markdown.
 #include "core/io/report_export.h"
 
+#include "core/io/short_number.h"
+
 #include <sstream>
 
 namespace attnlab {
@@ -37,6 +39,16 @@ std::string checkReportMarkdown(const std::string& scenarioName, Precision preci
             out << "\nSmallest witness: `" << r.shrunkWitness->json().dump() << "`\n";
     }
     return out.str();
+}
+
+std::string verdictLine(const PropertyReport& report) {
+    const auto number = [](const ReportNumber& n) {
+        return n.isExact() || n.isFloat() ? shortCellText(n.text(), n.toDouble(), 7) : "none";
+    };
+    std::string line = report.name + " " + verdictName(report.verdict);
+    if (report.verdict == Verdict::NotApplicable) return line;
+    return line + ": max deviation " + number(report.maxDeviation) + ", tolerance " +
+           number(report.tolerance);
 }
 
 } // namespace attnlab

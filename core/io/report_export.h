@@ -1,5 +1,6 @@
 // A set of verdicts as a document: the JSON of `attnlab-cli check --json` (cli.md) and a Markdown
-// table with each explanation and witness, for the explorer's "Export verdicts".
+// table with each explanation and witness, for the explorer's "Export verdicts", and one verdict
+// as a line of text.
 #pragma once
 
 #include "core/base/scalar.h"
@@ -16,5 +17,8 @@ nlohmann::json checkReportJson(Precision precision, const nlohmann::json& ran,
 std::string checkReportMarkdown(const std::string& scenarioName, Precision precision,
                                 const nlohmann::json& ran,
                                 const std::vector<PropertyReport>& reports);
+/// One line for a figure's caption: "permutation-equivariance fails: max deviation 3/7,
+/// tolerance 0" (long fractions rounded), or "... not applicable".
+std::string verdictLine(const PropertyReport& report);
 
 } // namespace attnlab

@@ -10,6 +10,7 @@
 #include "core/io/color_maps.h"
 #include "core/io/npy.h"
 #include "core/io/presets.h"
+#include "core/io/report_export.h"
 #include "core/io/scenario_reader.h"
 #include "core/io/short_number.h"
 #include "test_support.h"
@@ -170,12 +171,7 @@ private slots:
         QCOMPARE(colourRange(ColourScale::Diverging, Eigen::MatrixXd::Zero(2, 2)).hi, 1.0);
     }
 
-    void sharedRangesAndNeutralRoundingAndTextContrast() {
-        Eigen::MatrixXd a(1, 2), b(1, 2);
-        a << 1, 6;
-        b << 2, 3;
-        QCOMPARE(sharedColourRange(ColourScale::Sequential, a, b).lo, 1.0);
-        QCOMPARE(sharedColourRange(ColourScale::Sequential, b, a).hi, 6.0);
+    void roundingIsNeutralAndTextContrasts() {
         Eigen::MatrixXd d(1, 3);
         d << 1e-8, -0.5, -1e-7;
         const Eigen::MatrixXd n = neutralWithin(d, 1e-7);
@@ -212,6 +208,47 @@ private slots:
     void aToleranceIsWrittenWithTwoDigits() {
         QCOMPARE(QString::fromStdString(shortNumber(1.19e-7, 2)), QString("1.2e-7"));
         QCOMPARE(QString::fromStdString(shortNumber(2.5e-16, 2)), QString("2.5e-16"));
+    }
+
+    // Two maps drawn side by side share the range of all their values: 6 and 3 are not both
+    // drawn at the top of the scale.
+    void twoMapsShareOneRange() {
+        Eigen::MatrixXd a(1, 2), b(1, 2);
+        a << 1, 6;
+        b << 2, 3;
+        const ValueRange shared = sharedColourRange(ColourScale::Sequential, a, b);
+        QCOMPARE(shared.lo, 1.0);
+        QCOMPARE(shared.hi, 6.0);
+        QCOMPARE(sharedColourRange(ColourScale::Diverging, -a, b).lo, -6.0);
+        QCOMPARE(sharedColourRange(ColourScale::Sequential, Eigen::MatrixXd(), b).hi, 3.0);
+        const Eigen::MatrixXd flat = Eigen::MatrixXd::Constant(1, 1, 2.0);
+        QCOMPARE(sharedColourRange(ColourScale::Sequential, flat, flat).hi, 2.5);
+    }
+
+    void numbersAreShortOnMaps() {
+        QCOMPARE(shortNumber(7.0 / 9), std::string("0.778"));
+        QCOMPARE(shortNumber(-0.0), std::string("0"));
+        QCOMPARE(shortNumber(6), std::string("6"));
+        QCOMPARE(shortCellText("7/9", 7.0 / 9, 7), std::string("7/9"));
+        QCOMPARE(shortCellText("1822795/48297", 1822795.0 / 48297, 7), std::string("37.7"));
+        QCOMPARE(shortCellText("", 0.5, 7), std::string("0.5"));
+    }
+
+    void aVerdictIsOneLine() {
+        PropertyReport r;
+        r.name = "permutation-equivariance";
+        r.verdict = Verdict::Fails;
+        r.maxDeviation = ReportNumber(Rational(5, 9));
+        r.tolerance = ReportNumber(Rational(0));
+        QCOMPARE(verdictLine(r),
+                 std::string("permutation-equivariance fails: max deviation 5/9, tolerance 0"));
+        r.maxDeviation = ReportNumber(Rational(1822795, 48297));
+        r.tolerance = ReportNumber(1e-5);
+        QCOMPARE(
+            verdictLine(r),
+            std::string("permutation-equivariance fails: max deviation 37.7, tolerance 1e-05"));
+        r.verdict = Verdict::NotApplicable;
+        QCOMPARE(verdictLine(r), std::string("permutation-equivariance not applicable"));
     }
 
     void aRopeBaseIsANumberAboveOne() {

@@ -81,6 +81,8 @@ public:
     /// The words written across the plot ("exactly 0"); empty when none.
     QString plotMessage() const;
     int highlightCount() const { return highlights_.size(); }
+    /// The outlined (row, column) cells, as setHighlights gave them.
+    const QList<QPoint>& highlights() const { return highlights_; }
     /// The tooltip text for the cell under token coordinates (row, column).
     QString cellText(int row, int column) const;
     QCustomPlot* plot() const { return plot_; }

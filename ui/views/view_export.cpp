@@ -16,13 +16,15 @@
 
 namespace attnlab::ui {
 
-namespace {
-
-void fail(const QString& path, const QString& why) {
+void failExport(const QString& path, const QString& why) {
     throw std::runtime_error((path + ": " + why).toStdString());
 }
 
-} // namespace
+void writeFileBytes(const QString& path, const QByteArray& bytes) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        failExport(path, file.errorString());
+}
 
 void exportHeatmap(HeatmapView* view, const QString& path, int width, int height) {
     QCustomPlot* plot = view->plot();
@@ -45,9 +47,9 @@ void exportHeatmap(HeatmapView* view, const QString& path, int width, int height
             ok = QFile(path).size() > 0;
         }
     } else {
-        fail(path, "unknown image format (use .png, .svg or .pdf)");
+        failExport(path, "unknown image format (use .png, .svg or .pdf)");
     }
-    if (!ok) fail(path, "could not be written");
+    if (!ok) failExport(path, "could not be written");
 }
 
 void exportMatrix(const ViewMatrix& matrix, const QString& path) {
@@ -55,11 +57,8 @@ void exportMatrix(const ViewMatrix& matrix, const QString& path) {
         writeNpy(path.toStdString(), matrix.values);
         return;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
     const std::string text = tableText(matrix.values);
-    file.write(text.data(), qint64(text.size()));
-    if (!file.commit()) fail(path, file.errorString());
+    writeFileBytes(path, QByteArray::fromStdString(text));
 }
 
 QString fileStem(const QString& title) {

@@ -4,6 +4,7 @@
 
 #include "core/explore/side_by_side.h"
 
+#include <QByteArray>
 #include <QString>
 
 namespace attnlab::ui {
@@ -14,6 +15,11 @@ class HeatmapView;
 void exportHeatmap(HeatmapView* view, const QString& path, int width = 640, int height = 520);
 /// Writes the matrix a heatmap shows; .csv or .npy by suffix.
 void exportMatrix(const ViewMatrix& matrix, const QString& path);
+/// Throws std::runtime_error "path: why".
+[[noreturn]] void failExport(const QString& path, const QString& why);
+/// Replaces the file at `path` by `bytes` only once all are written (an existing file stays as it
+/// was on failure); throws through failExport with the system's reason.
+void writeFileBytes(const QString& path, const QByteArray& bytes);
 /// A file-name-safe form of a view title: "weights A — f(X)" -> "weights_A_f_X".
 QString fileStem(const QString& title);
 
