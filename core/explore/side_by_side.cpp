@@ -62,7 +62,7 @@ namespace {
 
 template <class T>
 SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
-    SideView side{view(trace.input), {}, view(trace.output), std::move(labels), {}};
+    SideView side{view(trace.input), {}, view(trace.output), std::move(labels), {}, {}};
     for (const LayerTrace<T>& layer : trace.layers)
         side.layers.push_back({view(layer.output)});
     return side;
@@ -73,7 +73,8 @@ SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
 /// queries, unchanged for a shift or a perturbation.
 struct Carry {
     std::optional<Permutation> sigma;
-    int lastRows = 0; // > 0: a decode step of this many queries
+    int lastRows = 0;        // > 0: a decode step of this many queries
+    bool transposed = false; // the transformed side shows the original's maps transposed
     template <class T>
     Matrix<T> rows(const Matrix<T>& m) const {
         return sigma ? sigma->applyRows(m) : lastRows ? Matrix<T>(m.bottomRows(lastRows)) : m;
@@ -81,6 +82,11 @@ struct Carry {
     template <class T>
     Matrix<T> map(const Matrix<T>& m) const {
         return sigma ? sigma->applyBoth(m) : rows(m);
+    }
+    /// A map of the transformed side as drawn: transposed when comparing S with Sᵀ.
+    template <class T>
+    Matrix<T> shown(const Matrix<T>& m) const {
+        return transposed ? Matrix<T>(m.transpose()) : m;
     }
     /// Token labels in the transformed order (row i of P X is row σ(i) of X); a decode step's
     /// are the last m tokens' (their indices when the tokens have no labels).
@@ -115,7 +121,8 @@ SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, c
                   {},
                   view<T>(transformed.output - c.rows(original.output)),
                   c.labels(labels, n),
-                  c.keyLabels(labels, n)};
+                  c.keyLabels(labels, n),
+                  {}};
     for (std::size_t l = 0; l < original.layers.size(); ++l)
         side.layers.push_back(
             {view<T>(transformed.layers[l].output - c.rows(original.layers[l].output))});
@@ -153,11 +160,11 @@ private:
         case Side::Original:
             return view<T>(of(*original_));
         case Side::Transformed:
-            return view<T>(of(*transformed_));
+            return view<T>(carry_.shown(of(*transformed_)));
         case Side::Difference:
             break;
         }
-        return view<T>(of(*transformed_) - carry_.map(of(*original_)));
+        return view<T>(carry_.shown(of(*transformed_)) - carry_.map(of(*original_)));
     }
 
     std::shared_ptr<const Trace<T>> original_, transformed_;
@@ -165,10 +172,15 @@ private:
 };
 
 template <class T>
-std::string largestText(const Matrix<T>& diff) {
+T largestMagnitude(const Matrix<T>& diff) {
     T largest = T(0);
     for (Eigen::Index i = 0; i < diff.size(); ++i)
         largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
+    return largest;
+}
+
+template <class T>
+std::string magnitudeText(const T& largest) {
     if constexpr (ScalarOps<T>::exact) {
         return rationalText(largest);
     } else {
@@ -186,6 +198,24 @@ void checkTransform(const Transform& t, const Scenario& s) {
     if (t.feature < 0 || t.feature >= s.d())
         throw InputError("transform.feature", "feature " + std::to_string(t.feature) +
                                                   " is outside 0.." + std::to_string(s.d() - 1));
+}
+
+/// What every comparison adds once its sides are made: the masks, the warnings and notices, the
+/// backend, the per-head maps and the cost of exact mode.
+template <class T>
+void finish(SideBySide& out, const Scenario& s, std::shared_ptr<const Trace<T>> original,
+            std::shared_ptr<const Trace<T>> transformed, Carry carry) {
+    for (const LayerSpec& layer : s.model.layers) {
+        BoolMatrix mask = buildMask(layer.mask, s.n());
+        out.maskedRows.push_back(allMaskedRows(mask));
+        out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
+    }
+    out.warnings.insert(out.warnings.begin(), original->warnings.begin(), original->warnings.end());
+    out.warnings.insert(out.warnings.end(), original->notices.begin(), original->notices.end());
+    out.backend = traceBackendJson(*original, s.backend);
+    out.maps = std::make_shared<const TraceMaps<T>>(std::move(original), std::move(transformed),
+                                                    std::move(carry));
+    if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
 }
 
 template <class T>
@@ -249,17 +279,40 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     out.transformed = sideView(*transformed, carry.labels(s.tokens.labels, s.n()));
     out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
     out.difference = differenceView(*original, *transformed, carry, s.tokens.labels);
-    out.largestDifference = largestText<T>(transformed->output - carry.rows(original->output));
-    for (const LayerSpec& layer : s.model.layers) {
-        BoolMatrix mask = buildMask(layer.mask, s.n());
-        out.maskedRows.push_back(allMaskedRows(mask));
-        out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
-    }
-    out.warnings.insert(out.warnings.begin(), original->warnings.begin(), original->warnings.end());
-    out.warnings.insert(out.warnings.end(), original->notices.begin(), original->notices.end());
-    out.backend = traceBackendJson(*original, s.backend);
-    out.maps = std::make_shared<const TraceMaps<T>>(original, transformed, std::move(carry));
-    if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
+    out.largestDifference =
+        magnitudeText(largestMagnitude<T>(transformed->output - carry.rows(original->output)));
+    finish(out, s, original, transformed, std::move(carry));
+    return out;
+}
+
+/// S beside Sᵀ: one forward, whose maps the transformed side shows transposed (the masks too)
+/// and the difference as Sᵀ − S; the outputs have no transposed counterpart and stay empty.
+template <class T>
+SideBySide computeTransposed(const Scenario& s) {
+    checkMapMemory(s, 1);
+    const Model<T> model(s.model, s.d(), s.backend);
+    const auto original =
+        std::make_shared<const Trace<T>>(model.forward(s.tokens.materialize<T>()));
+    SideBySide out;
+    out.precision = s.precision;
+    out.original = sideView(*original, s.tokens.labels);
+    const SideView none{{}, std::vector<LayerView>(original->layers.size()), {}, s.tokens.labels,
+                        {}, "no output: transposing compares the maps only"};
+    out.transformed = out.difference = none;
+    out.transformedLabel = "transposed";
+    out.differenceLabel = "Sᵀ − S";
+    out.transformText = "S beside its transpose Sᵀ, every layer and head";
+    T largest = T(0);
+    for (const LayerTrace<T>& layer : original->layers)
+        for (const HeadTrace<T>& head : layer.heads)
+            largest = std::max<T>(
+                largest, largestMagnitude<T>(Matrix<T>(head.scores.transpose()) - head.scores));
+    out.largestDifference = magnitudeText(largest);
+    Carry carry;
+    carry.transposed = true;
+    finish(out, s, original, original, std::move(carry));
+    for (const BoolMatrix& mask : out.masks)
+        out.transformedMasks.push_back(mask.transpose());
     return out;
 }
 
@@ -268,6 +321,11 @@ SideBySide compute(const Scenario& s, const Transform& t) {
 SideBySide compareSides(const Scenario& scenario, const Transform& transform) {
     return withScalar(scenario.precision,
                       [&]<class T>() { return compute<T>(scenario, transform); });
+}
+
+SideBySide compareTransposed(const Scenario& scenario) {
+    return withScalar(scenario.precision,
+                      [&]<class T>() { return computeTransposed<T>(scenario); });
 }
 
 } // namespace attnlab

@@ -52,6 +52,8 @@ struct SideView {
     /// The keys' labels (the columns of the maps) when they differ from the rows' (a decode
     /// step: its m queries read all n keys); empty: `labels`.
     std::vector<std::string> keyLabels;
+    /// What an empty matrix of this side means (e.g. a transposed side has no outputs).
+    std::string emptyNote;
     const std::vector<std::string>& columnLabels() const {
         return keyLabels.empty() ? labels : keyLabels;
     }
@@ -84,7 +86,8 @@ struct SideBySide {
     const std::vector<BoolMatrix>& masksOf(bool transformed) const {
         return transformed && !transformedMasks.empty() ? transformedMasks : masks;
     }
-    std::string transformedLabel;  // "f(P X)", "f(X) at positions + 3", "decode 4 of 6, top-left", ...
+    std::string
+        transformedLabel; // "f(P X)", "f(X) at positions + 3", "decode 4 of 6, top-left", ...
     std::string differenceLabel;   // "f(P X) - P f(X)", ...
     std::string transformText;     // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
     std::string largestDifference; // largest |entry| of the output difference, as text
@@ -110,5 +113,10 @@ ViewMatrix view(const Matrix<T>& m);
 /// take run on the CPU, with a notice). Throws InputError when the scenario
 /// or the transformation does not fit (e.g. a perturbed token outside 0..n-1).
 SideBySide compareSides(const Scenario& scenario, const Transform& transform);
+
+/// Every head's scores S beside their transpose Sᵀ (weights likewise, masks transposed) and the
+/// difference Sᵀ − S; the transposed and difference sides have no input or outputs (their
+/// `emptyNote` says so). Throws InputError when the maps would not fit in memory.
+SideBySide compareTransposed(const Scenario& scenario);
 
 } // namespace attnlab
