@@ -15,6 +15,7 @@ class QTextBrowser;
 namespace attnlab::ui {
 
 class Autosave;
+class ComparisonChoice;
 class ComputeService;
 class HelpWindow;
 class ModelImport;
@@ -33,6 +34,8 @@ public:
 
     ScenarioDocument* document() const { return document_; }
     ComputeService* compute() const { return compute_; }
+    /// Whether the views draw the selected property's comparison or the transformation.
+    ComparisonChoice* comparison() const { return comparison_; }
     TokensEditor* tokensEditor() const { return tokens_; }
     ModelEditor* modelEditor() const { return model_; }
     TransformEditor* transformEditor() const { return transform_; }
@@ -88,6 +91,7 @@ private:
     HelpWindow* help_ = nullptr; // made when first asked for
     Autosave* autosave_;
     ModelImport* import_;
+    ComparisonChoice* comparison_;
 };
 
 } // namespace attnlab::ui

@@ -11,6 +11,7 @@ namespace attnlab::ui {
 
 ComputeService::ComputeService(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1); // one request at a time; superseded ones are skipped
+    viewsPool_.setMaxThreadCount(1);
     qRegisterMetaType<std::shared_ptr<const SideBySide>>();
     qRegisterMetaType<std::shared_ptr<const HeadOverview>>();
     qRegisterMetaType<PropertyReport>();
@@ -20,6 +21,7 @@ ComputeService::~ComputeService() {
     if (cancelled_) *cancelled_ = true;
     ++generation_;
     pool_.waitForDone();
+    viewsPool_.waitForDone();
 }
 
 std::vector<CheckSpec> ComputeService::panelChecks(const Scenario& scenario) {
@@ -46,9 +48,33 @@ void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool a
     cancelled_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++generation_;
     busy_ = true;
-    pool_.start([this, generation, state = std::move(state), allChecks, cancelled = cancelled_] {
-        if (generation == generation_) run(generation, *state, allChecks, cancelled);
+    pool_.start([this, generation, state = std::move(state), allChecks, cancelled = cancelled_,
+                 comparison = comparison_, viewsGeneration = quint64(viewsGeneration_)] {
+        if (generation == generation_)
+            run(generation, *state, allChecks, cancelled, comparison, viewsGeneration);
     });
+}
+
+void ComputeService::setComparison(Comparison comparison, bool redraw) {
+    comparison_ = std::move(comparison);
+    const quint64 viewsGeneration = ++viewsGeneration_;
+    if (!redraw || !last_) return;
+    const quint64 generation = generation_;
+    viewsPool_.start([this, generation, viewsGeneration, state = last_, c = comparison_] {
+        if (generation != generation_ || viewsGeneration != viewsGeneration_) return;
+        try {
+            auto v = std::make_shared<const SideBySide>(views(*state, c));
+            postViews(generation, viewsGeneration, [this, v] { emit viewsReady(v); });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            postViews(generation, viewsGeneration, [this, message] { emit viewsFailed(message); });
+        }
+    });
+}
+
+SideBySide ComputeService::views(const ExplorerState& state, const Comparison& comparison) {
+    return comparison ? compare(state.scenario, comparison(state.scenario))
+                      : compareSides(state.scenario, state.transform);
 }
 
 void ComputeService::cancelChecks() {
@@ -57,6 +83,7 @@ void ComputeService::cancelChecks() {
 
 void ComputeService::waitForDone() {
     pool_.waitForDone();
+    viewsPool_.waitForDone();
 }
 
 template <class F>
@@ -69,13 +96,20 @@ void ComputeService::post(quint64 generation, F&& deliver) {
         Qt::QueuedConnection);
 }
 
+template <class F>
+void ComputeService::postViews(quint64 generation, quint64 viewsGeneration, F&& deliver) {
+    post(generation, [this, viewsGeneration, deliver = std::forward<F>(deliver)]() mutable {
+        if (viewsGeneration == viewsGeneration_) deliver();
+    });
+}
+
 void ComputeService::run(quint64 generation, const ExplorerState& state, bool allChecks,
-                         const std::shared_ptr<std::atomic<bool>>& cancelled) {
+                         const std::shared_ptr<std::atomic<bool>>& cancelled,
+                         const Comparison& comparison, quint64 viewsGeneration) {
     try {
-        auto views =
-            std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
-        post(generation, [this, views] { emit viewsReady(views); });
-        auto overview = std::make_shared<const HeadOverview>(headOverview(*views, Side::Original));
+        auto drawn = std::make_shared<const SideBySide>(views(state, comparison));
+        postViews(generation, viewsGeneration, [this, drawn] { emit viewsReady(drawn); });
+        auto overview = std::make_shared<const HeadOverview>(headOverview(*drawn, Side::Original));
         post(generation, [this, overview] { emit overviewReady(overview); });
     } catch (const std::exception& e) {
         const QString message = QString::fromStdString(e.what());

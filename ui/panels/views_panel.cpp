@@ -184,7 +184,7 @@ void ViewsPanel::redraw() {
         views_[Weights][c]->setTitle("A  " + columnTitles[c]);
         views_[Weights][c]->setMatrix(maps.weights);
         views_[Output][c]->setTitle((last ? "output  " : "layer output  ") + columnTitles[c]);
-        views_[Output][c]->setMatrix(lv.output);
+        views_[Output][c]->setMatrix(lv.output, QString::fromStdString(side.emptyNote));
         const std::vector<std::string>& labels = side.labels;
         views_[Scores][c]->setAxisLabels(labels, side.columnLabels());
         views_[Weights][c]->setAxisLabels(labels, side.columnLabels());
