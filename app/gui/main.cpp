@@ -7,11 +7,13 @@
 
 #include "app/version.h"
 #include "core/base/process_tuning.h"
+#include "ui/document/comparison_choice.h"
 #include "ui/document/compute_service.h"
 #include "ui/document/model_import.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/transform_editor.h"
 #include "ui/help/help_window.h"
+#include "ui/panels/property_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -19,6 +21,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -45,6 +48,10 @@ struct Options {
                               "the others (the transformation \"decode with a KV cache\"); "
                               "<m>:top-left aligns the causal mask top-left",
                               "m"};
+    QCommandLineOption property{"property",
+                                "draw the comparison property <name> checks (as selecting it in "
+                                "the list does), e.g. logit-symmetry: S beside its transpose",
+                                "name"};
     QCommandLineOption guide{"guide",
                              "open the user guide at <page>: a document of the guide with an "
                              "optional heading, e.g. user-guide.md or properties.md#24-causality",
@@ -62,6 +69,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.text);
     parser.addOption(options.guide);
     parser.addOption(options.decode);
+    parser.addOption(options.property);
 }
 
 // The transformation --decode asks for ("4", "4:top-left", "4:bottom-right"), or nothing when
@@ -140,6 +148,19 @@ int main(int argc, char** argv) {
                 tabs->setCurrentWidget(window.transformEditor());
                 break;
             }
+    }
+    if (parser.isSet(options.property)) {
+        const QString name = parser.value(options.property);
+        const auto checks = attnlab::ui::ComputeService::panelChecks(window.document()->scenario());
+        if (std::none_of(checks.begin(), checks.end(),
+                         [&](const auto& c) { return c.name == name.toStdString(); })) {
+            std::fprintf(stderr, "--property: no property called %s\n", qPrintable(name));
+            return 2;
+        }
+        window.comparison()->followProperty(name, nullptr);
+        QObject::connect( // its row selected once the list has it, its explanation shown
+            window.compute(), &attnlab::ui::ComputeService::checksStarted, &window,
+            [&window, name] { window.properties()->select(name); }, Qt::SingleShotConnection);
     }
     window.show();
     QWidget* shown = &window;

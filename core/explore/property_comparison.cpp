@@ -44,13 +44,11 @@ PropertyComparison permutationComparison(const Scenario& s, const std::string& p
         c.permutation = PermutationSpec();
         c.permutation->kind = PermutationSpec::Kind::Images;
         c.permutation->images = images.get<std::vector<int>>();
-        c.summary = property + ": f(P X) beside P f(X) for the witness's σ = " +
-                    c.permutation->resolve(s.n()).cycles();
+        c.summary = property + ": the witness's σ = " + c.permutation->resolve(s.n()).cycles();
     } else {
         c.permutation = PermutationSpec();
         c.permutation->kind = PermutationSpec::Kind::Reverse;
-        c.summary = property + ": f(P X) beside P f(X), σ reverses the tokens (the scenario sets "
-                               "no permutation)";
+        c.summary = property + ": σ reverses the tokens (the scenario sets none)";
     }
     return c;
 }
@@ -64,8 +62,7 @@ PropertyComparison shiftComparison(const Scenario& s, const PropertyReport* repo
         offset = firstInteger(report->checked.at("offsets"));
     if (!offset) offset = firstInteger(parameter(s, c.property, "offset"));
     c.transform.shift = offset.value_or(1);
-    c.summary = "shift-invariance: positions shifted by " + std::to_string(c.transform.shift) +
-                "; the scores must not change";
+    c.summary = "shift-invariance: " + c.transform.describe();
     return c;
 }
 
@@ -83,15 +80,13 @@ PropertyComparison perturbationComparison(const Scenario& s, const std::string& 
         report->witness->cell()->map == WitnessCell::Map::Dependency) {
         const WitnessCell& cell = *report->witness->cell();
         token = cell.column;
-        which = "the witness's token (output " + std::to_string(cell.row) + " moves)";
+        which = "the witness's token";
     } else if (auto from = firstInteger(witnessValue(report, "perturbed_tokens_from"))) {
         token = int(*from);
-        which = "the first token of the witness's perturbed suffix";
+        which = "first of the witness's suffix";
     }
     c.transform.token = std::clamp(token, 0, std::max(0, s.n() - 1));
-    c.summary =
-        property + ": " + which + " perturbed, " + c.transform.describe() +
-        (causality ? "; no earlier output may move" : "; outputs beyond the radius may not move");
+    c.summary = property + ": " + c.transform.describe() + " (" + which + ")";
     return c;
 }
 
@@ -105,7 +100,7 @@ PropertyComparison decodeComparison(const Scenario& s, const PropertyReport* rep
     nlohmann::json alignment = witnessValue(report, "alignment");
     if (!alignment.is_string()) alignment = parameter(s, c.property, "alignment");
     if (alignment.is_string()) c.transform.alignment = parseAlignment(alignment.get<std::string>());
-    c.summary = "kv-cache: " + c.transform.describe(s.n()) + " beside the full pass";
+    c.summary = "kv-cache: " + c.transform.describe(s.n());
     return c;
 }
 
@@ -132,7 +127,7 @@ PropertyComparison comparisonFor(const Scenario& scenario, const std::string& pr
         PropertyComparison c;
         c.kind = PropertyComparison::Kind::Transpose;
         c.property = property;
-        c.summary = "logit-symmetry: S beside Sᵀ in every layer and head; S = Sᵀ must hold";
+        c.summary = "logit-symmetry: S beside Sᵀ";
         return c;
     }
     if (property == "shift-invariance") return shiftComparison(scenario, report);

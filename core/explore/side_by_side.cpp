@@ -286,7 +286,8 @@ SideBySide compute(const Scenario& s, const Transform& t) {
 }
 
 /// S beside Sᵀ: one forward, whose maps the transformed side shows transposed (the masks too)
-/// and the difference as Sᵀ − S; the outputs have no transposed counterpart and stay empty.
+/// and the difference as Sᵀ − S (Aᵀ − A); the outputs have no transposed counterpart and stay
+/// empty.
 template <class T>
 SideBySide computeTransposed(const Scenario& s) {
     checkMapMemory(s, 1);
@@ -296,11 +297,12 @@ SideBySide computeTransposed(const Scenario& s) {
     SideBySide out;
     out.precision = s.precision;
     out.original = sideView(*original, s.tokens.labels);
-    const SideView none{{}, std::vector<LayerView>(original->layers.size()), {}, s.tokens.labels,
-                        {}, "no output: transposing compares the maps only"};
+    const SideView none{{}, std::vector<LayerView>(original->layers.size()),
+                        {}, s.tokens.labels,
+                        {}, "no output: S and A only"};
     out.transformed = out.difference = none;
     out.transformedLabel = "transposed";
-    out.differenceLabel = "Sᵀ − S";
+    out.differenceLabel = "transposed − f(X)";
     out.transformText = "S beside its transpose Sᵀ, every layer and head";
     T largest = T(0);
     for (const LayerTrace<T>& layer : original->layers)

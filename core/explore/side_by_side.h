@@ -115,7 +115,7 @@ ViewMatrix view(const Matrix<T>& m);
 SideBySide compareSides(const Scenario& scenario, const Transform& transform);
 
 /// Every head's scores S beside their transpose Sᵀ (weights likewise, masks transposed) and the
-/// difference Sᵀ − S; the transposed and difference sides have no input or outputs (their
+/// difference Sᵀ − S (titled "transposed − f(X)"); the transposed and difference sides have no input or outputs (their
 /// `emptyNote` says so). Throws InputError when the maps would not fit in memory.
 SideBySide compareTransposed(const Scenario& scenario);
 

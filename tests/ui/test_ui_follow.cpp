@@ -75,7 +75,7 @@ private slots:
         QVERIFY(middleScores(w)->matrix().values == s.transpose());
         QVERIFY(s != s.transpose()); // the causal ALiBi bias is antisymmetric
         HeatmapView* difference = w.views()->view(ViewsPanel::Scores, ViewsPanel::Difference);
-        QCOMPARE(difference->title(), QString("S  Sᵀ − S"));
+        QCOMPARE(difference->title(), QString("S  transposed − f(X)"));
         QVERIFY(difference->matrix().values == s.transpose() - s);
         // The outputs have no transpose: the output row says so instead of drawing a map.
         QCOMPARE(
