@@ -104,11 +104,34 @@ PropertyComparison decodeComparison(const Scenario& s, const PropertyReport* rep
     return c;
 }
 
+/// Tiling and chunkwise: the witness's size, the scenario's, else the smallest ragged one.
+PropertyComparison blocksComparison(const Scenario& s, const std::string& property,
+                                    const PropertyReport* report) {
+    PropertyComparison c;
+    c.kind = PropertyComparison::Kind::Blocks;
+    c.property = property;
+    const bool chunkwise = property == "chunkwise";
+    const std::string key = chunkwise ? "chunk" : "tile";
+    std::optional<long> size = firstInteger(witnessValue(report, key));
+    if (!size) size = firstInteger(parameter(s, property, key));
+    for (int b = 2; !size && b < s.n(); ++b)
+        if (s.n() % b != 0) size = b;
+    c.blockSize = int(std::clamp<long>(size.value_or(1), 1, std::max(1, s.n())));
+    c.summary = property + ": " + (chunkwise ? "chunks of " : "key tiles of ") +
+                std::to_string(c.blockSize) + " beside the reference evaluation";
+    const bool any =
+        std::any_of(s.model.layers.begin(), s.model.layers.end(),
+                    [&](const LayerSpec& l) { return evaluatedInBlocks(l, chunkwise); });
+    if (!any)
+        c.note = property + ": no layer here is " +
+                 (chunkwise ? "an ssm layer to scan in chunks" : "an attention layer to tile") +
+                 ", so both sides are the same";
+    return c;
+}
+
 /// What the checks without a drawn comparison of their own compare.
 const std::map<std::string, std::string>& undrawn() {
     static const std::map<std::string, std::string> what = {
-        {"tiling", "the output over key tiles with the untiled output"},
-        {"chunkwise", "the chunked scan with the recurrent one"},
         {"batch-invariance", "each example alone with the same example inside the batch"},
         {"tensor-parallel", "the layers split across parts with the whole layers"},
         {"data-parallel", "the batch split between two workers with the whole batch"},
@@ -134,6 +157,8 @@ PropertyComparison comparisonFor(const Scenario& scenario, const std::string& pr
     if (property == "locality" || property == "causality")
         return perturbationComparison(scenario, property, report);
     if (property == "kv-cache") return decodeComparison(scenario, report);
+    if (property == "tiling" || property == "chunkwise")
+        return blocksComparison(scenario, property, report);
     PropertyComparison c = permutationComparison(scenario, property, report);
     if (auto what = undrawn().find(property); what != undrawn().end())
         c.note = property + " compares " + what->second + "; not drawn as maps yet, so the views " +
@@ -145,6 +170,13 @@ SideBySide compare(const Scenario& scenario, const PropertyComparison& compariso
     SideBySide out;
     if (comparison.kind == PropertyComparison::Kind::Transpose) {
         out = compareTransposed(scenario);
+    } else if (comparison.kind == PropertyComparison::Kind::Blocks) {
+        const bool chunkwise = comparison.property == "chunkwise";
+        out = compareModels(scenario,
+                            evaluatedInBlocks(scenario.model, chunkwise, comparison.blockSize));
+        const std::string b = std::to_string(comparison.blockSize);
+        out.transformedLabel = chunkwise ? "chunks of " + b : "key tiles of " + b;
+        out.differenceLabel = chunkwise ? "chunked − recurrent" : "tiled − untiled";
     } else if (comparison.permutation) {
         Scenario permuted = scenario;
         permuted.permutation = *comparison.permutation;

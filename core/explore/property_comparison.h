@@ -1,8 +1,9 @@
 // Which comparison the explorer draws for a property, so that the three columns show what the
 // check compares: f(P X) beside P f(X) for equivariance, S beside Sᵀ for logit symmetry, the
 // shifted positions for shift invariance, the witness's perturbed token for locality and
-// causality, the decode step for kv-cache. A comparison is a small description (kind, the
-// transformation, titles, a note) that the window and the command line can both evaluate.
+// causality, the decode step for kv-cache, tiles or chunks beside the reference evaluation. A
+// comparison is a small description (kind, the transformation, titles, a note) that the window and
+// the command line can both evaluate.
 #pragma once
 
 #include "core/checks/property_report.h"
@@ -14,14 +15,16 @@
 namespace attnlab {
 
 struct PropertyComparison {
-    enum class Kind { Transform, Transpose };
+    enum class Kind { Transform, Transpose, Blocks };
     Kind kind = Kind::Transform;
     std::string property;
     Transform transform;                        // Kind::Transform
     std::optional<PermutationSpec> permutation; // replaces the scenario's σ (Kind::Permutation)
-    /// Says what is compared, e.g. "causality: token 5 perturbed; earlier rows must not move".
+    int blockSize = 0; // Kind::Blocks: tiles of this length (tiling) or chunks (chunkwise)
+    /// Says what is compared, e.g. "causality: X[4][0] += 1 (the last token)".
     std::string summary;
-    /// Added to the warnings: what the check compares when the maps cannot show it.
+    /// Added to the warnings: what the check compares when the maps cannot show it, or why
+    /// both sides are the same.
     std::string note;
     bool operator==(const PropertyComparison&) const = default;
 };

@@ -218,6 +218,19 @@ void finish(SideBySide& out, const Scenario& s, std::shared_ptr<const Trace<T>> 
     if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
 }
 
+/// The three sides of an original and a transformed trace compared through `carry`.
+template <class T>
+void assemble(SideBySide& out, const Scenario& s, std::shared_ptr<const Trace<T>> original,
+              std::shared_ptr<const Trace<T>> transformed, Carry carry) {
+    out.original = sideView(*original, s.tokens.labels);
+    out.transformed = sideView(*transformed, carry.labels(s.tokens.labels, s.n()));
+    out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
+    out.difference = differenceView(*original, *transformed, carry, s.tokens.labels);
+    out.largestDifference =
+        magnitudeText(largestMagnitude<T>(transformed->output - carry.rows(original->output)));
+    finish(out, s, std::move(original), std::move(transformed), std::move(carry));
+}
+
 template <class T>
 SideBySide compute(const Scenario& s, const Transform& t) {
     checkTransform(t, s);
@@ -275,13 +288,24 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         break;
     }
     }
-    out.original = sideView(*original, s.tokens.labels);
-    out.transformed = sideView(*transformed, carry.labels(s.tokens.labels, s.n()));
-    out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
-    out.difference = differenceView(*original, *transformed, carry, s.tokens.labels);
-    out.largestDifference =
-        magnitudeText(largestMagnitude<T>(transformed->output - carry.rows(original->output)));
-    finish(out, s, original, transformed, std::move(carry));
+    assemble(out, s, std::move(original), std::move(transformed), std::move(carry));
+    return out;
+}
+
+/// The scenario's model beside `other` evaluating the same tokens.
+template <class T>
+SideBySide computeModels(const Scenario& s, const ModelSpec& other) {
+    checkMapMemory(s, 2);
+    const Matrix<T> x = s.tokens.materialize<T>();
+    auto original =
+        std::make_shared<const Trace<T>>(Model<T>(s.model, s.d(), s.backend).forward(x));
+    auto transformed =
+        std::make_shared<const Trace<T>>(Model<T>(other, s.d(), s.backend).forward(x));
+    SideBySide out;
+    out.precision = s.precision;
+    for (const std::string& w : transformed->warnings)
+        out.warnings.push_back(w);
+    assemble(out, s, std::move(original), std::move(transformed), Carry());
     return out;
 }
 
@@ -323,6 +347,11 @@ SideBySide computeTransposed(const Scenario& s) {
 SideBySide compareSides(const Scenario& scenario, const Transform& transform) {
     return withScalar(scenario.precision,
                       [&]<class T>() { return compute<T>(scenario, transform); });
+}
+
+SideBySide compareModels(const Scenario& scenario, const ModelSpec& other) {
+    return withScalar(scenario.precision,
+                      [&]<class T>() { return computeModels<T>(scenario, other); });
 }
 
 SideBySide compareTransposed(const Scenario& scenario) {

@@ -114,9 +114,15 @@ ViewMatrix view(const Matrix<T>& m);
 /// or the transformation does not fit (e.g. a perturbed token outside 0..n-1).
 SideBySide compareSides(const Scenario& scenario, const Transform& transform);
 
+/// The scenario's model beside `other`, another evaluation of it (e.g. over key tiles), on the
+/// same tokens: both sides' maps and outputs and their difference (labels left to the caller).
+/// Throws InputError as compareSides does.
+SideBySide compareModels(const Scenario& scenario, const ModelSpec& other);
+
 /// Every head's scores S beside their transpose Sᵀ (weights likewise, masks transposed) and the
-/// difference Sᵀ − S (titled "transposed − f(X)"); the transposed and difference sides have no input or outputs (their
-/// `emptyNote` says so). Throws InputError when the maps would not fit in memory.
+/// difference Sᵀ − S (titled "transposed − f(X)"); the transposed and difference sides have no
+/// input or outputs (their `emptyNote` says so). Throws InputError when the maps would not fit in
+/// memory.
 SideBySide compareTransposed(const Scenario& scenario);
 
 } // namespace attnlab
