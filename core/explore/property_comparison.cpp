@@ -172,8 +172,9 @@ SideBySide compare(const Scenario& scenario, const PropertyComparison& compariso
         out = compareTransposed(scenario);
     } else if (comparison.kind == PropertyComparison::Kind::Blocks) {
         const bool chunkwise = comparison.property == "chunkwise";
-        out = compareModels(scenario,
-                            evaluatedInBlocks(scenario.model, chunkwise, comparison.blockSize));
+        // As the check evaluates it: without maps, on the fused kernel in float modes.
+        out = compareModels(
+            scenario, evaluatedInBlocks(scenario.model, chunkwise, comparison.blockSize), false);
         const std::string b = std::to_string(comparison.blockSize);
         out.transformedLabel = chunkwise ? "chunks of " + b : "key tiles of " + b;
         out.differenceLabel = chunkwise ? "chunked − recurrent" : "tiled − untiled";

@@ -156,6 +156,8 @@ private:
         const auto of = [&](const Trace<T>& t) -> const Matrix<T>& {
             return t.layers.at(layer).heads.at(std::size_t(h)).*which;
         };
+        if (side != Side::Original && transformed_->layers.at(layer).heads.empty())
+            return {}; // evaluated without forming maps (e.g. tiled): outputs only
         switch (side) {
         case Side::Original:
             return view<T>(of(*original_));
@@ -292,20 +294,22 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     return out;
 }
 
-/// The scenario's model beside `other` evaluating the same tokens.
+/// The scenario's model beside `other` evaluating the same tokens (keeping its maps or not).
 template <class T>
-SideBySide computeModels(const Scenario& s, const ModelSpec& other) {
+SideBySide computeModels(const Scenario& s, const ModelSpec& other, bool otherMaps) {
     checkMapMemory(s, 2);
     const Matrix<T> x = s.tokens.materialize<T>();
     auto original =
         std::make_shared<const Trace<T>>(Model<T>(s.model, s.d(), s.backend).forward(x));
-    auto transformed =
-        std::make_shared<const Trace<T>>(Model<T>(other, s.d(), s.backend).forward(x));
+    auto transformed = std::make_shared<const Trace<T>>(
+        Model<T>(other, s.d(), s.backend).forward(x, otherMaps ? Maps::Keep : Maps::Drop));
     SideBySide out;
     out.precision = s.precision;
     for (const std::string& w : transformed->warnings)
         out.warnings.push_back(w);
     assemble(out, s, std::move(original), std::move(transformed), Carry());
+    if (!otherMaps)
+        out.transformed.emptyNote = out.difference.emptyNote = "outputs only: no maps formed";
     return out;
 }
 
@@ -349,9 +353,9 @@ SideBySide compareSides(const Scenario& scenario, const Transform& transform) {
                       [&]<class T>() { return compute<T>(scenario, transform); });
 }
 
-SideBySide compareModels(const Scenario& scenario, const ModelSpec& other) {
+SideBySide compareModels(const Scenario& scenario, const ModelSpec& other, bool otherMaps) {
     return withScalar(scenario.precision,
-                      [&]<class T>() { return computeModels<T>(scenario, other); });
+                      [&]<class T>() { return computeModels<T>(scenario, other, otherMaps); });
 }
 
 SideBySide compareTransposed(const Scenario& scenario) {

@@ -116,8 +116,9 @@ SideBySide compareSides(const Scenario& scenario, const Transform& transform);
 
 /// The scenario's model beside `other`, another evaluation of it (e.g. over key tiles), on the
 /// same tokens: both sides' maps and outputs and their difference (labels left to the caller).
-/// Throws InputError as compareSides does.
-SideBySide compareModels(const Scenario& scenario, const ModelSpec& other);
+/// Without `otherMaps`, `other` runs the way long sequences do (the fused kernel, no maps formed)
+/// and its side has outputs only. Throws InputError as compareSides does.
+SideBySide compareModels(const Scenario& scenario, const ModelSpec& other, bool otherMaps);
 
 /// Every head's scores S beside their transpose Sᵀ (weights likewise, masks transposed) and the
 /// difference Sᵀ − S (titled "transposed − f(X)"); the transposed and difference sides have no
