@@ -113,6 +113,24 @@ private slots:
         QVERIFY(w.comparison()->property().isEmpty());
         QCOMPARE(middleScores(w)->title(), QString("S  f(X), positions + 3"));
     }
+
+    void aComparisonTheScenarioCannotDrawShowsTheTransformationAndWhy() {
+        MainWindow w;
+        openAndFollow(w, "builtin:ssm-decay", "kv-cache"); // ssm keeps no KV cache
+        QCOMPARE(middleScores(w)->title(), QString("S  f(P X)"));
+        const std::vector<std::string>& warnings = w.views()->current()->warnings;
+        QVERIFY(!warnings.empty());
+        QVERIFY2(warnings.front().starts_with("kv-cache: ") &&
+                     warnings.front().find("ssm") != std::string::npos,
+                 warnings.front().c_str());
+        // An edit's checks still run.
+        QSignalSpy started(w.compute(), &ComputeService::checksStarted);
+        Scenario edited = w.document()->scenario();
+        edited.name += " (edited)";
+        QVERIFY(w.document()->editScenario(edited, "rename"));
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(started.count(), 1);
+    }
 };
 
 QTEST_MAIN(TestUiFollow)

@@ -1,6 +1,7 @@
 // The worker behind the explorer's views and verdicts.
 #include "ui/document/compute_service.h"
 
+#include "core/base/error.h"
 #include "core/checks/check_registry.h"
 #include "core/checks/model_cache.h"
 #include "core/explore/resource_limits.h"
@@ -73,8 +74,18 @@ void ComputeService::setComparison(Comparison comparison, bool redraw) {
 }
 
 SideBySide ComputeService::views(const ExplorerState& state, const Comparison& comparison) {
-    return comparison ? compare(state.scenario, comparison(state.scenario))
-                      : compareSides(state.scenario, state.transform);
+    if (!comparison) return compareSides(state.scenario, state.transform);
+    const PropertyComparison c = comparison(state.scenario);
+    try {
+        return compare(state.scenario, c);
+    } catch (const InputError& e) {
+        // A comparison this scenario cannot draw (a decode step of an ssm model): the
+        // transformation, and why, so that the edit's checks still run.
+        SideBySide out = compareSides(state.scenario, state.transform);
+        out.warnings.insert(out.warnings.begin(),
+                            c.property + ": " + e.what() + "; the views show the transformation");
+        return out;
+    }
 }
 
 void ComputeService::cancelChecks() {
