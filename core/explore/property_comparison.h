@@ -32,7 +32,7 @@ struct PropertyComparison {
 /// The comparison that shows `property` on `scenario`, taking its witness (the perturbed token,
 /// the shift, the decode step, the failing σ) from `report` when one is given. A property
 /// without a comparison of its own gets the scenario's permutation and a note saying what its
-/// check compares.
+/// check compares. Never throws: parameters the check would refuse are left at their defaults.
 PropertyComparison comparisonFor(const Scenario& scenario, const std::string& property,
                                  const PropertyReport* report = nullptr);
 

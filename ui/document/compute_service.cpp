@@ -75,15 +75,17 @@ void ComputeService::setComparison(Comparison comparison, bool redraw) {
 
 SideBySide ComputeService::views(const ExplorerState& state, const Comparison& comparison) {
     if (!comparison) return compareSides(state.scenario, state.transform);
-    const PropertyComparison c = comparison(state.scenario);
+    std::string property;
     try {
+        const PropertyComparison c = comparison(state.scenario);
+        property = c.property;
         return compare(state.scenario, c);
     } catch (const InputError& e) {
         // A comparison this scenario cannot draw (a decode step of an ssm model): the
         // transformation, and why, so that the edit's checks still run.
         SideBySide out = compareSides(state.scenario, state.transform);
         out.warnings.insert(out.warnings.begin(),
-                            c.property + ": " + e.what() + "; the views show the transformation");
+                            property + ": " + e.what() + "; the views show the transformation");
         return out;
     }
 }
