@@ -7,6 +7,7 @@
 #include "core/io/scenario_reader.h"
 #include "core/io/scenario_writer.h"
 #include "ui/document/autosave.h"
+#include "ui/document/comparison_choice.h"
 #include "ui/document/compute_service.h"
 #include "ui/document/model_import.h"
 #include "ui/document/scenario_document.h"
@@ -77,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
                                  : 10000,
                              this)),
       import_(new ModelImport(this)) {
+    comparison_ = new ComparisonChoice(document_, compute_, this); // before `changed` requests
     QTabWidget* inputs = inputs_;
     inputs->setObjectName("inputs");
     // Each editor scrolls when the panel is narrower than it (a 1280 px screen); the tokens'
@@ -179,6 +181,19 @@ MainWindow::MainWindow(QWidget* parent)
     connect(properties_, &PropertyPanel::cancelRequested, compute_, &ComputeService::cancelChecks);
     connect(properties_, &PropertyPanel::runAllRequested, compute_, &ComputeService::runAllChecks);
     connect(properties_, &PropertyPanel::witnessSelected, views_, &ViewsPanel::showWitness);
+    // The views follow the property the user selects (a click, or the keys in the list), and
+    // the transformation again when the Transform tab is chosen.
+    const auto follow = [this](QTreeWidgetItem* item) {
+        if (item) comparison_->followProperty(item->text(0), properties_->report(item->text(0)));
+    };
+    connect(properties_->tree(), &QTreeWidget::itemClicked, this, follow);
+    connect(properties_->tree(), &QTreeWidget::currentItemChanged, this,
+            [this, follow](QTreeWidgetItem* item) {
+                if (properties_->tree()->hasFocus()) follow(item);
+            });
+    connect(inputs, &QTabWidget::currentChanged, this, [this, inputs](int tab) {
+        if (inputs->widget(tab)->isAncestorOf(transform_)) comparison_->followTransform();
+    });
     connect(model_, &ModelEditor::layerSelected, views_, &ViewsPanel::setLayer);
     connect(model_, &ModelEditor::layerSelected, inputs,
             [inputs](int layer) { inputs->setTabText(2, QString("Mask (layer %1)").arg(layer)); });
@@ -544,6 +559,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue("window/state", saveState());
     settings.setValue("window/splitter", splitter_->saveState());
     event->accept();
+}
+
+void MainWindow::showEditorTab(QWidget* editor) {
+    for (int i = 0; i < inputs_->count(); ++i)
+        if (inputs_->widget(i)->isAncestorOf(editor)) inputs_->setCurrentIndex(i);
 }
 
 } // namespace attnlab::ui

@@ -20,6 +20,7 @@ struct PropertyReport;
 namespace attnlab::ui {
 
 class Autosave;
+class ComparisonChoice;
 class ComputeService;
 class ErrorBanner;
 class HeatmapView;
@@ -40,6 +41,8 @@ public:
 
     ScenarioDocument* document() const { return document_; }
     ComputeService* compute() const { return compute_; }
+    /// Whether the views draw the selected property's comparison or the transformation.
+    ComparisonChoice* comparison() const { return comparison_; }
     TokensEditor* tokensEditor() const { return tokens_; }
     ModelEditor* modelEditor() const { return model_; }
     TransformEditor* transformEditor() const { return transform_; }
@@ -51,6 +54,8 @@ public:
     /// The input editors (tokens, model, mask, transform): the left panel, which View → Editors
     /// shows and hides.
     QTabWidget* inputs() const { return inputs_; }
+    /// Shows the editors' tab that holds `editor` (each sits in a scroll area of its tab).
+    void showEditorTab(QWidget* editor);
     QSplitter* splitter() const { return splitter_; }
 
     bool openSource(const QString& source);
@@ -122,6 +127,7 @@ private:
     HelpWindow* help_ = nullptr; // made when first asked for
     Autosave* autosave_;
     ModelImport* import_;
+    ComparisonChoice* comparison_;
 };
 
 } // namespace attnlab::ui

@@ -7,11 +7,13 @@
 
 #include "app/version.h"
 #include "core/base/process_tuning.h"
+#include "ui/document/comparison_choice.h"
 #include "ui/document/compute_service.h"
 #include "ui/document/model_import.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/transform_editor.h"
 #include "ui/help/help_window.h"
+#include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
 
 #include <QApplication>
@@ -20,6 +22,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -54,6 +57,10 @@ struct Options {
                             "open the views on <page>: side-by-side, dependencies, overview or "
                             "positions",
                             "page"};
+    QCommandLineOption property{"property",
+                                "draw the comparison property <name> checks (as selecting it in "
+                                "the list does), e.g. logit-symmetry: S beside its transpose",
+                                "name"};
     QCommandLineOption guide{"guide",
                              "open the user guide at <page>: a document of the guide with an "
                              "optional heading, e.g. user-guide.md or properties.md#24-causality",
@@ -73,6 +80,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.decode);
     parser.addOption(options.shift);
     parser.addOption(options.page);
+    parser.addOption(options.property);
 }
 
 // The views page --page names, or -1.
@@ -166,11 +174,7 @@ int main(int argc, char** argv) {
         attnlab::ui::ExplorerState next = window.document()->state();
         next.transform = *transform;
         window.document()->edit(next, "transformation"); // refused: the banner says why
-        for (QWidget* w = window.transformEditor(); w; w = w->parentWidget()) // its tab, shown
-            if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
-                tabs->setCurrentWidget(window.transformEditor());
-                break;
-            }
+        window.showEditorTab(window.transformEditor());
     }
     if (parser.isSet(options.page)) {
         const int page = pageIndex(parser.value(options.page));
@@ -186,6 +190,19 @@ int main(int argc, char** argv) {
             window.compute(), &attnlab::ui::ComputeService::idle, &window,
             [&window, page] { window.views()->tabs()->setCurrentIndex(page); },
             Qt::SingleShotConnection);
+    }
+    if (parser.isSet(options.property)) {
+        const QString name = parser.value(options.property);
+        const auto checks = attnlab::panelChecks(window.document()->scenario(), {});
+        if (std::none_of(checks.begin(), checks.end(),
+                         [&](const auto& c) { return c.name == name.toStdString(); })) {
+            std::fprintf(stderr, "--property: no property called %s\n", qPrintable(name));
+            return 2;
+        }
+        window.comparison()->followProperty(name, nullptr);
+        QObject::connect( // its row selected once the list has it, its explanation shown
+            window.compute(), &attnlab::ui::ComputeService::checksStarted, &window,
+            [&window, name] { window.properties()->select(name); }, Qt::SingleShotConnection);
     }
     window.show();
     QWidget* shown = &window;

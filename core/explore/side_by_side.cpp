@@ -63,7 +63,7 @@ namespace {
 
 template <class T>
 SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
-    SideView side{view(trace.input), {}, view(trace.output), std::move(labels), {}};
+    SideView side{view(trace.input), {}, view(trace.output), std::move(labels), {}, {}};
     for (const LayerTrace<T>& layer : trace.layers)
         side.layers.push_back({view(layer.output)});
     return side;
@@ -74,7 +74,8 @@ SideView sideView(const Trace<T>& trace, std::vector<std::string> labels) {
 /// queries, unchanged for a shift or a perturbation.
 struct Carry {
     std::optional<Permutation> sigma;
-    int lastRows = 0; // > 0: a decode step of this many queries
+    int lastRows = 0;        // > 0: a decode step of this many queries
+    bool transposed = false; // the transformed side shows the original's maps transposed
     template <class T>
     Matrix<T> rows(const Matrix<T>& m) const {
         return sigma ? sigma->applyRows(m) : lastRows ? Matrix<T>(m.bottomRows(lastRows)) : m;
@@ -82,6 +83,11 @@ struct Carry {
     template <class T>
     Matrix<T> map(const Matrix<T>& m) const {
         return sigma ? sigma->applyBoth(m) : rows(m);
+    }
+    /// A map of the transformed side as drawn: transposed when comparing S with Sᵀ.
+    template <class T>
+    Matrix<T> shown(const Matrix<T>& m) const {
+        return transposed ? Matrix<T>(m.transpose()) : m;
     }
     /// Token labels in the transformed order (row i of P X is row σ(i) of X); a decode step's
     /// are the last m tokens' (their indices when the tokens have no labels).
@@ -129,7 +135,8 @@ SideView differenceView(const Trace<T>& original, const Trace<T>& transformed, c
                   {},
                   differenceOf<T>(transformed.output, c.rows(original.output), depth),
                   c.labels(labels, n),
-                  c.keyLabels(labels, n)};
+                  c.keyLabels(labels, n),
+                  {}};
     for (std::size_t l = 0; l < original.layers.size(); ++l)
         side.layers.push_back({differenceOf<T>(transformed.layers[l].output,
                                                c.rows(original.layers[l].output), depth)});
@@ -163,15 +170,17 @@ private:
         const auto of = [&](const Trace<T>& t) -> const Matrix<T>& {
             return t.layers.at(layer).heads.at(std::size_t(h)).*which;
         };
+        if (side != Side::Original && transformed_->layers.at(layer).heads.empty())
+            return {}; // evaluated without forming maps (e.g. tiled): outputs only
         switch (side) {
         case Side::Original:
             return view<T>(of(*original_));
         case Side::Transformed:
-            return view<T>(of(*transformed_));
+            return view<T>(carry_.shown(of(*transformed_)));
         case Side::Difference:
             break;
         }
-        return differenceOf<T>(of(*transformed_), carry_.map(of(*original_)), depth_);
+        return differenceOf<T>(carry_.shown(of(*transformed_)), carry_.map(of(*original_)), depth_);
     }
 
     std::shared_ptr<const Trace<T>> original_, transformed_;
@@ -180,10 +189,15 @@ private:
 };
 
 template <class T>
-std::string largestText(const Matrix<T>& diff) {
+T largestMagnitude(const Matrix<T>& diff) {
     T largest = T(0);
     for (Eigen::Index i = 0; i < diff.size(); ++i)
         largest = std::max<T>(largest, diff(i) < T(0) ? T(-diff(i)) : T(diff(i)));
+    return largest;
+}
+
+template <class T>
+std::string magnitudeText(const T& largest) {
     if constexpr (ScalarOps<T>::exact) {
         return rationalText(largest);
     } else {
@@ -201,6 +215,44 @@ void checkTransform(const Transform& t, const Scenario& s) {
     if (t.feature < 0 || t.feature >= s.d())
         throw InputError("transform.feature", "feature " + std::to_string(t.feature) +
                                                   " is outside 0.." + std::to_string(s.d() - 1));
+}
+
+/// What every comparison adds once its sides are made: the masks, the warnings and notices, the
+/// backend, the per-head maps and the cost of exact mode.
+template <class T>
+void finish(SideBySide& out, const Scenario& s, const Model<T>& model,
+            std::shared_ptr<const Trace<T>> original, std::shared_ptr<const Trace<T>> transformed,
+            Carry carry) {
+    out.positional = s.model.positional;
+    out.tokenWidth = s.d();
+    for (std::size_t l = 0; l < model.layerCount(); ++l)
+        out.headWidths.push_back(int(model.weights(l).wq.cols()) / s.model.layers[l].heads);
+    for (const LayerSpec& layer : s.model.layers) {
+        BoolMatrix mask = buildMask(layer.mask, s.n());
+        out.maskedRows.push_back(allMaskedRows(mask));
+        out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
+    }
+    out.warnings.insert(out.warnings.begin(), original->warnings.begin(), original->warnings.end());
+    out.warnings.insert(out.warnings.end(), original->notices.begin(), original->notices.end());
+    out.backend = traceBackendJson(*original, s.backend);
+    out.maps = std::make_shared<const TraceMaps<T>>(std::move(original), std::move(transformed),
+                                                    std::move(carry), accumulationDepth(s));
+    if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
+}
+
+/// The three sides of an original and a transformed trace compared through `carry`.
+template <class T>
+void assemble(SideBySide& out, const Scenario& s, const Model<T>& model,
+              std::shared_ptr<const Trace<T>> original, std::shared_ptr<const Trace<T>> transformed,
+              Carry carry) {
+    out.original = sideView(*original, s.tokens.labels);
+    out.transformed = sideView(*transformed, carry.labels(s.tokens.labels, s.n()));
+    out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
+    out.difference =
+        differenceView(*original, *transformed, carry, s.tokens.labels, accumulationDepth(s));
+    out.largestDifference =
+        magnitudeText(largestMagnitude<T>(transformed->output - carry.rows(original->output)));
+    finish(out, s, model, std::move(original), std::move(transformed), std::move(carry));
 }
 
 template <class T>
@@ -260,26 +312,59 @@ SideBySide compute(const Scenario& s, const Transform& t) {
         break;
     }
     }
+    assemble(out, s, model, std::move(original), std::move(transformed), std::move(carry));
+    return out;
+}
+
+/// The scenario's model beside `other` evaluating the same tokens (keeping its maps or not).
+template <class T>
+SideBySide computeModels(const Scenario& s, const ModelSpec& other, bool otherMaps) {
+    checkMapMemory(s, 2);
+    const Matrix<T> x = s.tokens.materialize<T>();
+    const Model<T> model(s.model, s.d(), s.backend);
+    auto original = std::make_shared<const Trace<T>>(model.forward(x));
+    auto transformed = std::make_shared<const Trace<T>>(
+        Model<T>(other, s.d(), s.backend).forward(x, otherMaps ? Maps::Keep : Maps::Drop));
+    SideBySide out;
+    out.precision = s.precision;
+    for (const std::string& w : transformed->warnings)
+        out.warnings.push_back(w);
+    assemble(out, s, model, std::move(original), std::move(transformed), Carry());
+    if (!otherMaps)
+        out.transformed.emptyNote = out.difference.emptyNote = "outputs only: no maps formed";
+    return out;
+}
+
+/// S beside Sᵀ: one forward, whose maps the transformed side shows transposed (the masks too)
+/// and the difference as Sᵀ − S (Aᵀ − A); the outputs have no transposed counterpart and stay
+/// empty.
+template <class T>
+SideBySide computeTransposed(const Scenario& s) {
+    checkMapMemory(s, 1);
+    const Model<T> model(s.model, s.d(), s.backend);
+    const auto original =
+        std::make_shared<const Trace<T>>(model.forward(s.tokens.materialize<T>()));
+    SideBySide out;
+    out.precision = s.precision;
     out.original = sideView(*original, s.tokens.labels);
-    out.transformed = sideView(*transformed, carry.labels(s.tokens.labels, s.n()));
-    out.transformed.keyLabels = carry.keyLabels(s.tokens.labels, s.n());
-    const long depth = accumulationDepth(s);
-    out.difference = differenceView(*original, *transformed, carry, s.tokens.labels, depth);
-    out.largestDifference = largestText<T>(transformed->output - carry.rows(original->output));
-    out.positional = s.model.positional;
-    out.tokenWidth = s.d();
-    for (std::size_t l = 0; l < model.layerCount(); ++l)
-        out.headWidths.push_back(int(model.weights(l).wq.cols()) / s.model.layers[l].heads);
-    for (const LayerSpec& layer : s.model.layers) {
-        BoolMatrix mask = buildMask(layer.mask, s.n());
-        out.maskedRows.push_back(allMaskedRows(mask));
-        out.masks.push_back(s.n() <= kViewLimit ? std::move(mask) : BoolMatrix());
-    }
-    out.warnings.insert(out.warnings.begin(), original->warnings.begin(), original->warnings.end());
-    out.warnings.insert(out.warnings.end(), original->notices.begin(), original->notices.end());
-    out.backend = traceBackendJson(*original, s.backend);
-    out.maps = std::make_shared<const TraceMaps<T>>(original, transformed, std::move(carry), depth);
-    if (auto warning = exactCostWarning(s)) out.warnings.push_back(*warning);
+    const SideView none{{}, std::vector<LayerView>(original->layers.size()),
+                        {}, s.tokens.labels,
+                        {}, "no output: S and A only"};
+    out.transformed = out.difference = none;
+    out.transformedLabel = "transposed";
+    out.differenceLabel = "transposed − f(X)";
+    out.transformText = "S beside its transpose Sᵀ, every layer and head";
+    T largest = T(0);
+    for (const LayerTrace<T>& layer : original->layers)
+        for (const HeadTrace<T>& head : layer.heads)
+            largest = std::max<T>(
+                largest, largestMagnitude<T>(Matrix<T>(head.scores.transpose()) - head.scores));
+    out.largestDifference = magnitudeText(largest);
+    Carry carry;
+    carry.transposed = true;
+    finish(out, s, model, original, original, std::move(carry));
+    for (const BoolMatrix& mask : out.masks)
+        out.transformedMasks.push_back(mask.transpose());
     return out;
 }
 
@@ -288,6 +373,16 @@ SideBySide compute(const Scenario& s, const Transform& t) {
 SideBySide compareSides(const Scenario& scenario, const Transform& transform) {
     return withScalar(scenario.precision,
                       [&]<class T>() { return compute<T>(scenario, transform); });
+}
+
+SideBySide compareModels(const Scenario& scenario, const ModelSpec& other, bool otherMaps) {
+    return withScalar(scenario.precision,
+                      [&]<class T>() { return computeModels<T>(scenario, other, otherMaps); });
+}
+
+SideBySide compareTransposed(const Scenario& scenario) {
+    return withScalar(scenario.precision,
+                      [&]<class T>() { return computeTransposed<T>(scenario); });
 }
 
 } // namespace attnlab

@@ -55,6 +55,8 @@ struct SideView {
     /// The keys' labels (the columns of the maps) when they differ from the rows' (a decode
     /// step: its m queries read all n keys); empty: `labels`.
     std::vector<std::string> keyLabels;
+    /// What an empty matrix of this side means (e.g. a transposed side has no outputs).
+    std::string emptyNote;
     const std::vector<std::string>& columnLabels() const {
         return keyLabels.empty() ? labels : keyLabels;
     }
@@ -119,5 +121,17 @@ ViewMatrix view(const Matrix<T>& m);
 /// take run on the CPU, with a notice). Throws InputError when the scenario
 /// or the transformation does not fit (e.g. a perturbed token outside 0..n-1).
 SideBySide compareSides(const Scenario& scenario, const Transform& transform);
+
+/// The scenario's model beside `other`, another evaluation of it (e.g. over key tiles), on the
+/// same tokens: both sides' maps and outputs and their difference (labels left to the caller).
+/// Without `otherMaps`, `other` runs the way long sequences do (the fused kernel, no maps formed)
+/// and its side has outputs only. Throws InputError as compareSides does.
+SideBySide compareModels(const Scenario& scenario, const ModelSpec& other, bool otherMaps);
+
+/// Every head's scores S beside their transpose Sᵀ (weights likewise, masks transposed) and the
+/// difference Sᵀ − S (titled "transposed − f(X)"); the transposed and difference sides have no
+/// input or outputs (their `emptyNote` says so). Throws InputError when the maps would not fit in
+/// memory.
+SideBySide compareTransposed(const Scenario& scenario);
 
 } // namespace attnlab

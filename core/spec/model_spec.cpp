@@ -1,4 +1,4 @@
-// What a layer states beyond attention.
+// What a layer states beyond attention; a model evaluated over tiles or chunks.
 #include "core/spec/model_spec.h"
 
 namespace attnlab {
@@ -6,6 +6,16 @@ namespace attnlab {
 bool LayerSpec::hasBlockParts() const {
     return bq || bk || bv || bo || keyValueHeads() != heads || attentionNorm || mlpNorm || mlp ||
            parallelResidual;
+}
+
+bool evaluatedInBlocks(const LayerSpec& layer, bool chunkwise) {
+    return (layer.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise;
+}
+
+ModelSpec evaluatedInBlocks(ModelSpec spec, bool chunkwise, int size) {
+    for (LayerSpec& l : spec.layers)
+        (chunkwise ? l.mixer.chunk : l.mixer.tile) = evaluatedInBlocks(l, chunkwise) ? size : 0;
+    return spec;
 }
 
 } // namespace attnlab

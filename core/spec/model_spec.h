@@ -78,4 +78,11 @@ struct ModelSpec {
     bool operator==(const ModelSpec&) const = default;
 };
 
+/// `spec` with its ssm layers evaluated in chunks of `size` (`chunkwise`), else its attention
+/// layers over key tiles of `size`; every other layer untiled and recurrent. Size 0: the
+/// reference evaluation (the tiling and chunkwise properties compare the two).
+ModelSpec evaluatedInBlocks(ModelSpec spec, bool chunkwise, int size);
+/// Whether `layer` is one that evaluatedInBlocks tiles (`chunkwise`: an ssm layer).
+bool evaluatedInBlocks(const LayerSpec& layer, bool chunkwise);
+
 } // namespace attnlab

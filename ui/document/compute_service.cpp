@@ -1,6 +1,7 @@
 // The worker behind the explorer's views and verdicts.
 #include "ui/document/compute_service.h"
 
+#include "core/base/error.h"
 #include "core/checks/check_registry.h"
 #include "core/checks/model_cache.h"
 #include "core/explore/resource_limits.h"
@@ -12,6 +13,7 @@ namespace attnlab::ui {
 
 ComputeService::ComputeService(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1); // one request at a time; superseded ones are skipped
+    viewsPool_.setMaxThreadCount(1);
     qRegisterMetaType<std::shared_ptr<const SideBySide>>();
     qRegisterMetaType<std::shared_ptr<const HeadOverview>>();
     qRegisterMetaType<PropertyReport>();
@@ -21,6 +23,7 @@ ComputeService::~ComputeService() {
     if (cancelled_) *cancelled_ = true;
     ++generation_;
     pool_.waitForDone();
+    viewsPool_.waitForDone();
 }
 
 std::vector<CheckSpec> ComputeService::checks() const {
@@ -65,10 +68,49 @@ void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool a
     const quint64 generation = ++generation_;
     busy_ = true;
     pool_.start([this, generation, state = std::move(state), checks = checks(), allChecks, only,
-                 views, cancelled = cancelled_] {
+                 views, cancelled = cancelled_, comparison = comparison_,
+                 viewsGeneration = quint64(viewsGeneration_)] {
         if (generation == generation_)
-            run(generation, state, checks, allChecks, only, views, cancelled);
+            run(generation, state, checks, allChecks, only, views, cancelled, comparison,
+                viewsGeneration);
     });
+}
+
+void ComputeService::setComparison(Comparison comparison, bool redraw) {
+    comparison_ = std::move(comparison);
+    const quint64 viewsGeneration = ++viewsGeneration_;
+    if (!redraw || !last_) return;
+    const quint64 generation = generation_;
+    viewsPool_.start([this, generation, viewsGeneration, state = last_, c = comparison_] {
+        if (generation != generation_ || viewsGeneration != viewsGeneration_) return;
+        try {
+            auto v = std::make_shared<const SideBySide>(views(*state, c));
+            postViews(generation, viewsGeneration, [this, v, state] {
+                shown_ = state;
+                emit viewsReady(v);
+            });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            postViews(generation, viewsGeneration, [this, message] { emit viewsFailed(message); });
+        }
+    });
+}
+
+SideBySide ComputeService::views(const ExplorerState& state, const Comparison& comparison) {
+    if (!comparison) return compareSides(state.scenario, state.transform);
+    std::string property;
+    try {
+        const PropertyComparison c = comparison(state.scenario);
+        property = c.property;
+        return compare(state.scenario, c);
+    } catch (const InputError& e) {
+        // A comparison this scenario cannot draw (a decode step of an ssm model): the
+        // transformation, and why, so that the edit's checks still run.
+        SideBySide out = compareSides(state.scenario, state.transform);
+        out.warnings.insert(out.warnings.begin(),
+                            property + ": " + e.what() + "; the views show the transformation");
+        return out;
+    }
 }
 
 void ComputeService::cancelChecks() {
@@ -77,6 +119,7 @@ void ComputeService::cancelChecks() {
 
 void ComputeService::waitForDone() {
     pool_.waitForDone();
+    viewsPool_.waitForDone();
 }
 
 template <class F>
@@ -89,9 +132,17 @@ void ComputeService::post(quint64 generation, F&& deliver) {
         Qt::QueuedConnection);
 }
 
+template <class F>
+void ComputeService::postViews(quint64 generation, quint64 viewsGeneration, F&& deliver) {
+    post(generation, [this, viewsGeneration, deliver = std::forward<F>(deliver)]() mutable {
+        if (viewsGeneration == viewsGeneration_) deliver();
+    });
+}
+
 void ComputeService::run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
-                         const std::vector<CheckSpec>& checks, bool allChecks, int only, bool views,
-                         const std::shared_ptr<std::atomic<bool>>& cancelled) {
+                         const std::vector<CheckSpec>& checks, bool allChecks, int only,
+                         bool drawViews, const std::shared_ptr<std::atomic<bool>>& cancelled,
+                         const Comparison& comparison, quint64 viewsGeneration) {
     const ExplorerState& state = *shared;
     const auto stop = [&] { return cancelled->load() || generation != generation_; };
     // One model for all of them: reading a checkpoint's weights once, not once per check.
@@ -126,10 +177,9 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
         return;
     }
     try {
-        if (views) {
-            auto sides =
-                std::make_shared<const SideBySide>(compareSides(state.scenario, state.transform));
-            post(generation, [this, sides, shared] {
+        if (drawViews) {
+            auto sides = std::make_shared<const SideBySide>(views(state, comparison));
+            postViews(generation, viewsGeneration, [this, sides, shared] {
                 shown_ = shared;
                 emit viewsReady(sides);
             });

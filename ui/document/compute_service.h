@@ -1,12 +1,14 @@
 // Recomputation off the GUI thread. Every request supersedes the previous one: queued stale work is
 // skipped, a running check is cancelled, and results of a superseded request are dropped, so the
 // newest edit always wins and the window never waits. Views come first, then the layer x head
-// overview, then one verdict at a time.
+// overview, then one verdict at a time. The views draw the state's transformation, or a
+// comparison chosen instead (a selected property's, core/explore/property_comparison.h).
 #pragma once
 
 #include "core/checks/property_check.h"
 #include "core/explore/head_overview.h"
 #include "core/explore/panel_checks.h"
+#include "core/explore/property_comparison.h"
 #include "core/explore/side_by_side.h"
 #include "ui/document/scenario_document.h"
 
@@ -14,6 +16,7 @@
 #include <QThreadPool>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace attnlab::ui {
@@ -28,6 +31,11 @@ public:
     void request(std::shared_ptr<const ExplorerState> state);
     /// Stops the verdicts of the current request (views already delivered stay).
     void cancelChecks();
+    /// What the views draw of a scenario instead of the state's transformation (empty: the
+    /// transformation), from the next request on; with `redraw`, the current state's views are
+    /// computed again now, on a thread of their own, while its checks keep running.
+    using Comparison = std::function<PropertyComparison(const Scenario&)>;
+    void setComparison(Comparison comparison, bool redraw);
     /// The checks the panel shows for the newest request, with the parameters they run with
     /// (panel_checks.h).
     std::vector<CheckSpec> checks() const;
@@ -73,14 +81,23 @@ private:
     void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only = -1,
                   bool views = true);
     void run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
-             const std::vector<CheckSpec>& checks, bool allChecks, int only, bool views,
-             const std::shared_ptr<std::atomic<bool>>& cancelled);
+             const std::vector<CheckSpec>& checks, bool allChecks, int only, bool drawViews,
+             const std::shared_ptr<std::atomic<bool>>& cancelled, const Comparison& comparison,
+             quint64 viewsGeneration);
+    /// The views of `state`: `comparison`'s when there is one, else its transformation's.
+    static SideBySide views(const ExplorerState& state, const Comparison& comparison);
+    /// Runs `deliver` on the GUI thread if `generation` and `viewsGeneration` are the newest.
+    template <class F>
+    void postViews(quint64 generation, quint64 viewsGeneration, F&& deliver);
     /// Runs `deliver` on the GUI thread if `generation` is still the newest.
     template <class F>
     void post(quint64 generation, F&& deliver);
 
     QThreadPool pool_;
+    QThreadPool viewsPool_; // a new comparison's views, beside the checks of pool_
     std::atomic<quint64> generation_{0};
+    std::atomic<quint64> viewsGeneration_{0}; // advanced by each new comparison
+    Comparison comparison_;
     std::shared_ptr<std::atomic<bool>> cancelled_;
     bool busy_ = false;
     bool lastAll_ = false; // the newest request ran every check ("Run all")

@@ -233,11 +233,12 @@ void ViewsPanel::redraw() {
         const attnlab::LayerView& lv = side.layers[l];
         const attnlab::HeadView& maps = shown_.maps[std::size_t(c)];
         views_[Scores][c]->setTitle("S  " + columnTitles[c]);
-        views_[Scores][c]->setMatrix(maps.scores);
+        const QString empty = QString::fromStdString(side.emptyNote);
+        views_[Scores][c]->setMatrix(maps.scores, empty);
         views_[Weights][c]->setTitle("A  " + columnTitles[c]);
-        views_[Weights][c]->setMatrix(maps.weights);
+        views_[Weights][c]->setMatrix(maps.weights, empty);
         views_[Output][c]->setTitle((last ? "output  " : "layer output  ") + columnTitles[c]);
-        views_[Output][c]->setMatrix(lv.output);
+        views_[Output][c]->setMatrix(lv.output, empty);
         const std::vector<std::string>& labels = side.labels;
         views_[Scores][c]->setAxisLabels(labels, side.columnLabels());
         views_[Weights][c]->setAxisLabels(labels, side.columnLabels());

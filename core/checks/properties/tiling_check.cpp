@@ -78,25 +78,18 @@ public:
 protected:
     std::optional<std::string> notApplicable(const Scenario& s) const override {
         for (const LayerSpec& l : s.model.layers)
-            if (studies(l)) return {};
+            if (evaluatedInBlocks(l, chunkwise_)) return {};
         return chunkwise_ ? "no ssm layer to evaluate chunkwise"
                           : "no attention layer (softmax, softmax_like, raw) to tile";
     }
 
 private:
     std::string sizeKey() const { return chunkwise_ ? "chunk" : "tile"; }
-    // Whether `layer` is one this check evaluates at other sizes (ssm chunks, attention tiles).
-    bool studies(const LayerSpec& layer) const {
-        return (layer.mixer.kind == MixerSpec::Kind::Ssm) == chunkwise_;
-    }
     // The scenario's model with the layers under study at size b; 0: the reference, every layer
     // untiled and recurrent. Models only: the tokens are materialised once.
     template <class T>
     Model<T> modelAt(const Scenario& s, int b) const {
-        ModelSpec spec = s.model;
-        for (LayerSpec& l : spec.layers)
-            (chunkwise_ ? l.mixer.chunk : l.mixer.tile) = studies(l) ? b : 0;
-        return Model<T>(spec, s.d(), s.backend);
+        return Model<T>(evaluatedInBlocks(s.model, chunkwise_, b), s.d(), s.backend);
     }
 
     bool chunkwise_;

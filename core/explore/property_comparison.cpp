@@ -1,0 +1,199 @@
+// Choosing and computing the comparison each property is drawn with.
+#include "core/explore/property_comparison.h"
+
+#include "core/base/error.h"
+
+#include <algorithm>
+#include <map>
+
+namespace attnlab {
+
+namespace {
+
+using Kind = Transform::Kind;
+
+const nlohmann::json& witnessValue(const PropertyReport* report, const std::string& key) {
+    static const nlohmann::json none;
+    return report && report->witness ? report->witness->value(key) : none;
+}
+
+/// The first integer of `value` (an integer or a list of them), if any.
+std::optional<long> firstInteger(const nlohmann::json& value) {
+    if (value.is_number_integer()) return value.get<long>();
+    if (value.is_array() && !value.empty() && value.front().is_number_integer())
+        return value.front().get<long>();
+    return std::nullopt;
+}
+
+/// The scenario's parameter `key` of the check `property` (null when it sets none).
+const nlohmann::json& parameter(const Scenario& s, const std::string& property,
+                                const std::string& key) {
+    static const nlohmann::json none;
+    for (const CheckSpec& check : s.checks)
+        if (check.name == property && check.params.contains(key)) return check.params.at(key);
+    return none;
+}
+
+PropertyComparison permutationComparison(const Scenario& s, const std::string& property,
+                                         const PropertyReport* report) {
+    PropertyComparison c;
+    c.property = property;
+    const nlohmann::json& images = witnessValue(report, "permutation");
+    if (s.permutation.isSet()) {
+        c.summary =
+            property + ": f(P X) beside P f(X), σ = " + s.permutation.resolve(s.n()).cycles();
+    } else if (images.is_array() && int(images.size()) == s.n()) {
+        c.permutation = PermutationSpec();
+        c.permutation->kind = PermutationSpec::Kind::Images;
+        c.permutation->images = images.get<std::vector<int>>();
+        c.summary = property + ": the witness's σ = " + c.permutation->resolve(s.n()).cycles();
+    } else {
+        c.permutation = PermutationSpec();
+        c.permutation->kind = PermutationSpec::Kind::Reverse;
+        c.summary = property + ": σ reverses the tokens (the scenario sets none)";
+    }
+    return c;
+}
+
+PropertyComparison shiftComparison(const Scenario& s, const PropertyReport* report) {
+    PropertyComparison c;
+    c.property = "shift-invariance";
+    c.transform.kind = Kind::Shift;
+    std::optional<long> offset = firstInteger(witnessValue(report, "offset"));
+    if (!offset && report && report->checked.contains("offsets"))
+        offset = firstInteger(report->checked.at("offsets"));
+    if (!offset) offset = firstInteger(parameter(s, c.property, "offset"));
+    c.transform.shift = offset.value_or(1);
+    c.summary = "shift-invariance: " + c.transform.describe();
+    return c;
+}
+
+/// Locality and causality: one token perturbed, the witness's when there is one, else the last
+/// (causality: no earlier output may move) or the middle one (locality: the band that moves).
+PropertyComparison perturbationComparison(const Scenario& s, const std::string& property,
+                                          const PropertyReport* report) {
+    PropertyComparison c;
+    c.property = property;
+    c.transform.kind = Kind::Perturbation;
+    const bool causality = property == "causality";
+    int token = causality ? s.n() - 1 : s.n() / 2;
+    std::string which = causality ? "the last token" : "the middle token";
+    if (report && report->witness && report->witness->cell() &&
+        report->witness->cell()->map == WitnessCell::Map::Dependency) {
+        const WitnessCell& cell = *report->witness->cell();
+        token = cell.column;
+        which = "the witness's token";
+    } else if (auto from = firstInteger(witnessValue(report, "perturbed_tokens_from"))) {
+        token = int(*from);
+        which = "first of the witness's suffix";
+    }
+    c.transform.token = std::clamp(token, 0, std::max(0, s.n() - 1));
+    c.summary = property + ": " + c.transform.describe() + " (" + which + ")";
+    return c;
+}
+
+PropertyComparison decodeComparison(const Scenario& s, const PropertyReport* report) {
+    PropertyComparison c;
+    c.property = "kv-cache";
+    c.transform.kind = Kind::Decode;
+    std::optional<long> m = firstInteger(witnessValue(report, "queries"));
+    if (!m) m = firstInteger(parameter(s, c.property, "queries"));
+    c.transform.queries = int(std::clamp<long>(m.value_or(1), 1, std::max(1, s.n())));
+    nlohmann::json alignment = witnessValue(report, "alignment");
+    if (!alignment.is_string()) alignment = parameter(s, c.property, "alignment");
+    try { // a word the check refuses (and says so) leaves the default
+        if (alignment.is_string())
+            c.transform.alignment = parseAlignment(alignment.get<std::string>());
+    } catch (const InputError&) {
+    }
+    c.summary = "kv-cache: " + c.transform.describe(s.n());
+    return c;
+}
+
+/// Tiling and chunkwise: the witness's size, the scenario's, else the smallest ragged one.
+PropertyComparison blocksComparison(const Scenario& s, const std::string& property,
+                                    const PropertyReport* report) {
+    PropertyComparison c;
+    c.kind = PropertyComparison::Kind::Blocks;
+    c.property = property;
+    const bool chunkwise = property == "chunkwise";
+    const std::string key = chunkwise ? "chunk" : "tile";
+    std::optional<long> size = firstInteger(witnessValue(report, key));
+    if (!size) size = firstInteger(parameter(s, property, key));
+    for (int b = 2; !size && b < s.n(); ++b)
+        if (s.n() % b != 0) size = b;
+    c.blockSize = int(std::clamp<long>(size.value_or(1), 1, std::max(1, s.n())));
+    c.summary = property + ": " + (chunkwise ? "chunks of " : "key tiles of ") +
+                std::to_string(c.blockSize);
+    const bool any =
+        std::any_of(s.model.layers.begin(), s.model.layers.end(),
+                    [&](const LayerSpec& l) { return evaluatedInBlocks(l, chunkwise); });
+    if (!any)
+        c.note = property + ": no layer here is " +
+                 (chunkwise ? "an ssm layer to scan in chunks" : "an attention layer to tile") +
+                 ", so both sides are the same";
+    return c;
+}
+
+/// What the checks without a drawn comparison of their own compare.
+const std::map<std::string, std::string>& undrawn() {
+    static const std::map<std::string, std::string> what = {
+        {"batch-invariance", "each example alone with the same example inside the batch"},
+        {"tensor-parallel", "the layers split across parts with the whole layers"},
+        {"data-parallel", "the batch split between two workers with the whole batch"},
+        {"row-sums", "each row of A's sum with 1 (read it on the A maps)"},
+        {"all-true-mask", "the masked code path with the unmasked one"},
+        {"gradient", "the reverse pass with finite differences"},
+    };
+    return what;
+}
+
+} // namespace
+
+PropertyComparison comparisonFor(const Scenario& scenario, const std::string& property,
+                                 const PropertyReport* report) {
+    if (property == "logit-symmetry") {
+        PropertyComparison c;
+        c.kind = PropertyComparison::Kind::Transpose;
+        c.property = property;
+        c.summary = "logit-symmetry: S beside Sᵀ";
+        return c;
+    }
+    if (property == "shift-invariance") return shiftComparison(scenario, report);
+    if (property == "locality" || property == "causality")
+        return perturbationComparison(scenario, property, report);
+    if (property == "kv-cache") return decodeComparison(scenario, report);
+    if (property == "tiling" || property == "chunkwise")
+        return blocksComparison(scenario, property, report);
+    PropertyComparison c = permutationComparison(scenario, property, report);
+    if (auto what = undrawn().find(property); what != undrawn().end())
+        c.note = property + " compares " + what->second + "; not drawn as maps yet, so the views " +
+                 "show the permutation";
+    return c;
+}
+
+SideBySide compare(const Scenario& scenario, const PropertyComparison& comparison) {
+    SideBySide out;
+    if (comparison.kind == PropertyComparison::Kind::Transpose) {
+        out = compareTransposed(scenario);
+    } else if (comparison.kind == PropertyComparison::Kind::Blocks) {
+        const bool chunkwise = comparison.property == "chunkwise";
+        // As the check evaluates it: without maps, on the fused kernel in float modes.
+        out = compareModels(
+            scenario, evaluatedInBlocks(scenario.model, chunkwise, comparison.blockSize), false);
+        const std::string b = std::to_string(comparison.blockSize);
+        out.transformedLabel = chunkwise ? "chunks of " + b : "key tiles of " + b;
+        out.differenceLabel = chunkwise ? "chunked − recurrent" : "tiled − untiled";
+    } else if (comparison.permutation) {
+        Scenario permuted = scenario;
+        permuted.permutation = *comparison.permutation;
+        out = compareSides(permuted, comparison.transform);
+    } else {
+        out = compareSides(scenario, comparison.transform);
+    }
+    if (!comparison.summary.empty()) out.transformText = comparison.summary;
+    if (!comparison.note.empty()) out.warnings.insert(out.warnings.begin(), comparison.note);
+    return out;
+}
+
+} // namespace attnlab

@@ -1,0 +1,43 @@
+// Which comparison the explorer draws for a property, so that the three columns show what the
+// check compares: f(P X) beside P f(X) for equivariance, S beside Sᵀ for logit symmetry, the
+// shifted positions for shift invariance, the witness's perturbed token for locality and
+// causality, the decode step for kv-cache, tiles or chunks beside the reference evaluation. A
+// comparison is a small description (kind, the transformation, titles, a note) that the window and
+// the command line can both evaluate.
+#pragma once
+
+#include "core/checks/property_report.h"
+#include "core/explore/side_by_side.h"
+
+#include <optional>
+#include <string>
+
+namespace attnlab {
+
+struct PropertyComparison {
+    enum class Kind { Transform, Transpose, Blocks };
+    Kind kind = Kind::Transform;
+    std::string property;
+    Transform transform;                        // Kind::Transform
+    std::optional<PermutationSpec> permutation; // replaces the scenario's σ (Kind::Permutation)
+    int blockSize = 0; // Kind::Blocks: tiles of this length (tiling) or chunks (chunkwise)
+    /// Says what is compared, e.g. "causality: X[4][0] += 1 (the last token)".
+    std::string summary;
+    /// Added to the warnings: what the check compares when the maps cannot show it, or why
+    /// both sides are the same.
+    std::string note;
+    bool operator==(const PropertyComparison&) const = default;
+};
+
+/// The comparison that shows `property` on `scenario`, taking its witness (the perturbed token,
+/// the shift, the decode step, the failing σ) from `report` when one is given. A property
+/// without a comparison of its own gets the scenario's permutation and a note saying what its
+/// check compares. Never throws: parameters the check would refuse are left at their defaults.
+PropertyComparison comparisonFor(const Scenario& scenario, const std::string& property,
+                                 const PropertyReport* report = nullptr);
+
+/// Computes `comparison` on `scenario`: its sides titled with the property. Throws InputError
+/// as compareSides does.
+SideBySide compare(const Scenario& scenario, const PropertyComparison& comparison);
+
+} // namespace attnlab

@@ -1,0 +1,135 @@
+// The views follow the selected property (ui/document/comparison_choice.h): clicking
+// logit-symmetry in builtin:alibi-causal draws S beside Sᵀ in the middle column, titled so;
+// choosing the Transform tab, or editing the transformation, draws the transformation again.
+#include "ui/document/comparison_choice.h"
+#include "ui/document/scenario_document.h"
+#include "ui/editors/transform_editor.h"
+#include "ui/panels/property_panel.h"
+#include "ui/panels/views_panel.h"
+#include "ui/views/heatmap_view.h"
+#include "ui_support.h"
+
+#include <QTabWidget>
+#include <QTreeWidget>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+HeatmapView* middleScores(MainWindow& w) {
+    return w.views()->view(ViewsPanel::Scores, ViewsPanel::Transformed);
+}
+
+Eigen::MatrixXd originalScores(MainWindow& w) {
+    return w.views()->view(ViewsPanel::Scores, ViewsPanel::Original)->matrix().values;
+}
+
+/// Runs `action` and waits until the views it causes have been drawn.
+template <class F>
+bool viewsAfter(MainWindow& w, F&& action) {
+    QSignalSpy views(w.compute(), &ComputeService::viewsReady);
+    action();
+    const bool drawn = views.wait(60000);
+    QCoreApplication::processEvents();
+    return drawn;
+}
+
+/// Clicks the property list's row `name`, as a user does.
+void clickProperty(MainWindow& w, const QString& name) {
+    QTreeWidget* tree = w.properties()->tree();
+    const auto items = tree->findItems(name, Qt::MatchExactly, 0);
+    QVERIFY(!items.isEmpty());
+    tree->scrollToItem(items.front());
+    const QRect row = tree->visualItemRect(items.front()); // may be wider than the viewport
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {},
+                      QPoint(row.left() + 8, row.center().y()));
+}
+
+/// Opens `preset` and clicks the row `property` once every check has answered.
+void openAndFollow(MainWindow& w, const QString& preset, const QString& property) {
+    w.show();
+    QVERIFY(w.openSource(preset));
+    QVERIFY(waitForIdle(w));
+    QVERIFY(viewsAfter(w, [&] { clickProperty(w, property); }));
+    QCOMPARE(w.comparison()->property(), property);
+}
+
+} // namespace
+
+class TestUiFollow : public QObject {
+    Q_OBJECT
+private slots:
+    void logitSymmetryDrawsSBesideItsTranspose() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openSource("builtin:alibi-causal"));
+        QVERIFY(waitForIdle(w));
+        // σ is the identity there: the transformation draws f(X) beside an identical f(P X).
+        QCOMPARE(middleScores(w)->title(), QString("S  f(P X)"));
+        QVERIFY(middleScores(w)->matrix().values == originalScores(w));
+
+        QVERIFY(viewsAfter(w, [&] { clickProperty(w, "logit-symmetry"); }));
+        QCOMPARE(middleScores(w)->title(), QString("S  transposed"));
+        const Eigen::MatrixXd s = originalScores(w);
+        QVERIFY(middleScores(w)->matrix().values == s.transpose());
+        QVERIFY(s != s.transpose()); // the causal ALiBi bias is antisymmetric
+        HeatmapView* difference = w.views()->view(ViewsPanel::Scores, ViewsPanel::Difference);
+        QCOMPARE(difference->title(), QString("S  transposed − f(X)"));
+        QVERIFY(difference->matrix().values == s.transpose() - s);
+        // The outputs have no transpose: the output row says so instead of drawing a map.
+        QCOMPARE(
+            w.views()->view(ViewsPanel::Output, ViewsPanel::Transformed)->matrix().values.size(),
+            Eigen::Index(0));
+        QVERIFY(w.views()->current()->transformText.starts_with("logit-symmetry"));
+    }
+
+    void theTransformTabDrawsTheTransformationAgain() {
+        MainWindow w;
+        openAndFollow(w, "builtin:alibi-causal", "logit-symmetry");
+        QVERIFY(viewsAfter(w, [&] { w.showEditorTab(w.transformEditor()); }));
+        QVERIFY(w.comparison()->property().isEmpty());
+        QCOMPARE(middleScores(w)->title(), QString("S  f(P X)"));
+        QVERIFY(middleScores(w)->matrix().values == originalScores(w));
+    }
+
+    void shiftInvarianceDrawsTheShiftAndAnEditOfTheTransformationLeavesIt() {
+        MainWindow w;
+        openAndFollow(w, "builtin:rope-shift", "shift-invariance");
+        QCOMPARE(middleScores(w)->title(), QString("S  f(X), positions + 1"));
+        QVERIFY(w.views()->current()->transformText.starts_with("shift-invariance"));
+        // A token edit keeps the property followed.
+        Scenario edited = w.document()->scenario();
+        edited.name += " (edited)";
+        QVERIFY(viewsAfter(w, [&] { QVERIFY(w.document()->editScenario(edited, "rename")); }));
+        QCOMPARE(middleScores(w)->title(), QString("S  f(X), positions + 1"));
+        // Editing the transformation draws it.
+        ExplorerState next = w.document()->state();
+        next.transform.kind = Transform::Kind::Shift;
+        next.transform.shift = 3;
+        QVERIFY(viewsAfter(w, [&] { QVERIFY(w.document()->edit(next, "shift")); }));
+        QVERIFY(w.comparison()->property().isEmpty());
+        QCOMPARE(middleScores(w)->title(), QString("S  f(X), positions + 3"));
+    }
+
+    void aComparisonTheScenarioCannotDrawShowsTheTransformationAndWhy() {
+        MainWindow w;
+        openAndFollow(w, "builtin:ssm-decay", "kv-cache"); // ssm keeps no KV cache
+        QCOMPARE(middleScores(w)->title(), QString("S  f(P X)"));
+        const std::vector<std::string>& warnings = w.views()->current()->warnings;
+        QVERIFY(!warnings.empty());
+        QVERIFY2(warnings.front().starts_with("kv-cache: ") &&
+                     warnings.front().find("ssm") != std::string::npos,
+                 warnings.front().c_str());
+        // An edit's checks still run.
+        QSignalSpy started(w.compute(), &ComputeService::checksStarted);
+        Scenario edited = w.document()->scenario();
+        edited.name += " (edited)";
+        QVERIFY(w.document()->editScenario(edited, "rename"));
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(started.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestUiFollow)
+#include "test_ui_follow.moc"

@@ -1,0 +1,49 @@
+// Which comparison the explorer's views draw: the Transform tab's transformation, or the
+// comparison of the property the user selected (core/explore/property_comparison.h: S beside
+// Sᵀ for logit symmetry, the shift for shift invariance, ...). A followed property stays followed
+// across edits of the scenario, its witness taken from its report once that arrives; editing
+// the transformation, or choosing the Transform tab, goes back to the transformation.
+#pragma once
+
+#include "core/checks/property_report.h"
+#include "core/spec/transform.h"
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+
+namespace attnlab::ui {
+
+class ComputeService;
+class ScenarioDocument;
+
+class ComparisonChoice : public QObject {
+    Q_OBJECT
+public:
+    /// Construct it before anything else that reacts to `document`'s changes: it tells
+    /// `compute` what to draw before the edit's views are requested.
+    ComparisonChoice(ScenarioDocument* document, ComputeService* compute,
+                     QObject* parent = nullptr);
+
+    /// Draws `property`'s comparison now and after later edits, its witness from `report`.
+    void followProperty(const QString& property, const PropertyReport* report);
+    /// Draws the Transform tab's transformation again.
+    void followTransform();
+    /// The property followed; empty when the views draw the transformation.
+    QString property() const { return property_; }
+
+private:
+    void documentChanged();
+    void reportReady(const PropertyReport& report);
+    /// Tells the worker what to draw (with `redraw`, at once).
+    void apply(bool redraw);
+
+    ScenarioDocument* document_;
+    ComputeService* compute_;
+    QString property_;
+    std::optional<PropertyReport> report_; // the followed property's, for the current scenario
+    Transform transform_;                  // the transformation when last seen
+};
+
+} // namespace attnlab::ui
