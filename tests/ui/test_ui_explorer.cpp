@@ -217,6 +217,12 @@ private slots:
         QCOMPARE(bound->matrix().values.rows(), 150);
         QCOMPARE(bound->matrix().values(0, 2), 1.0);
         QCOMPARE(bound->matrix().values(0, 3), 0.0);
+        // Their difference: the masks allow what was measured, and every measured cell is allowed.
+        const HeatmapView* excess = w.views()->excessView();
+        QCOMPARE(excess->matrix().values.rows(), 150);
+        QCOMPARE(excess->matrix().values.maxCoeff(), 0.0);
+        QCOMPARE(excess->matrix().values(0, 1), 0.0);
+        QCOMPARE(excess->highlightCount(), 1);
         // Made causal, causality holds and measures no map: the old one must not stay.
         Scenario causal = w.document()->scenario();
         for (LayerSpec& layer : causal.model.layers)
@@ -364,7 +370,7 @@ private slots:
         for (const QString format : {"png", "svg"}) {
             w.exportViews(dir.path(), format);
             const QFileInfoList files = QDir(dir.path()).entryInfoList({"*." + format});
-            QCOMPARE(files.size(), 11); // 3 x 3 side by side, dependency and bound maps
+            QCOMPARE(files.size(), 12); // 3 x 3 side by side, dependency, bound, their difference
             for (const QFileInfo& f : files)
                 QVERIFY2(f.size() > 500, qPrintable(f.fileName()));
         }

@@ -34,6 +34,7 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     : QWidget(parent),
       dependency_(new HeatmapView("measured dependency", HeatmapView::Scale::Sequential)),
       bound_(new HeatmapView("bound implied by the masks", HeatmapView::Scale::Sequential)),
+      excess_(new HeatmapView("measured − bound", HeatmapView::Scale::Diverging)),
       dependencySummary_(new QLabel), overview_(new HeadOverviewView),
       positions_(new PositionalPage), tabs_(new QTabWidget), layer_(new QComboBox),
       head_(new QComboBox), perMapScales_(new QCheckBox("per-map scales")),
@@ -77,12 +78,14 @@ ViewsPanel::ViewsPanel(QWidget* parent)
 
     dependency_->setColourLabel("output moved (1) or not (0)");
     bound_->setColourLabel("allowed by the masks (1)");
+    excess_->setColourLabel("+1 moved though masked, −1 allowed, unmoved");
     auto* dep = new QWidget;
     auto* depLayout = new QGridLayout(dep);
     depLayout->addWidget(dependency_, 0, 0);
     depLayout->addWidget(bound_, 0, 1);
+    depLayout->addWidget(excess_, 0, 2);
     dependencySummary_->setWordWrap(true);
-    depLayout->addWidget(dependencySummary_, 1, 0, 1, 2);
+    depLayout->addWidget(dependencySummary_, 1, 0, 1, 3);
     depLayout->setRowStretch(0, 1);
 
     auto* all = new QWidget;
@@ -178,7 +181,7 @@ QList<HeatmapView*> ViewsPanel::allViews() const {
     for (const auto& row : views_)
         for (HeatmapView* v : row)
             all << v;
-    return all << dependency_ << bound_;
+    return all << dependency_ << bound_ << excess_;
 }
 
 void ViewsPanel::setViews(std::shared_ptr<const attnlab::SideBySide> views) {
@@ -282,7 +285,8 @@ void ViewsPanel::redraw() {
     for (const WitnessCell& w : witness_)
         if (w.map == WitnessCell::Map::Dependency) depCells << QPoint(w.row, w.column);
     dependency_->setHighlights(depCells);
-    for (HeatmapView* v : {dependency_, bound_})
+    excess_->setHighlights(depCells);
+    for (HeatmapView* v : {dependency_, bound_, excess_})
         v->setAxisLabels(s.original.labels, s.original.labels);
     redrawPositions();
 }
@@ -313,6 +317,7 @@ void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
     if (!maps) {
         dependency_->setMatrix({}, "run the locality check to measure dependencies");
         bound_->setMatrix({});
+        excess_->setMatrix({});
         dependencySummary_->setText("The locality check perturbs each input token and records "
                                     "which outputs change; it appears here once it has run (as "
                                     "does the map a failing causality check measures).");
@@ -320,6 +325,7 @@ void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
     }
     dependency_->setMatrix(maps->measured);
     bound_->setMatrix(maps->bound);
+    excess_->setMatrix(maps->excess, "no bound to compare with");
     dependencySummary_->setText(QString::fromStdString(report->explanation));
 }
 

@@ -51,6 +51,9 @@ public:
     int layer() const;
     int head() const;
     HeatmapView* view(Row row, Column column) const { return views_[row][column]; }
+    /// The Dependencies page's measured map, the masks' bound and their difference.
+    HeatmapView* dependencyView() const { return dependency_; }
+    HeatmapView* excessView() const { return excess_; }
     HeadOverviewView* overview() const { return overview_; }
     PositionalPage* positions() const { return positions_; }
     QComboBox* layerBox() const { return layer_; }
@@ -81,6 +84,7 @@ private:
     std::array<std::array<HeatmapView*, ColumnCount>, RowCount> views_{};
     HeatmapView* dependency_;
     HeatmapView* bound_;
+    HeatmapView* excess_; // measured − bound
     QLabel* dependencySummary_;
     HeadOverviewView* overview_;
     PositionalPage* positions_;

@@ -187,7 +187,7 @@ void HeatmapView::updateLegend() {
         if (largest == 0)
             message = "exactly 0";
         else if (largest <= tol)
-            message = "rounding only: |value| ≤ tol";
+            message = "rounding only"; // the tolerance is on the colour bar
     }
     message_->setText(message);
     message_->setVisible(!message.isEmpty());
