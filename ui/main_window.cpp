@@ -28,6 +28,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -191,6 +192,13 @@ MainWindow::MainWindow(QWidget* parent)
             [this, follow](QTreeWidgetItem* item) {
                 if (properties_->tree()->hasFocus()) follow(item);
             });
+    // The shrunk witness is another, smaller input: the views draw it rather than outline a
+    // cell of the full one.
+    connect(properties_->shrinkBox(), &QCheckBox::toggled, this, [this](bool shrunk) {
+        if (QTreeWidgetItem* item = properties_->tree()->currentItem(); item && shrunk)
+            comparison_->followProperty(item->text(0), properties_->report(item->text(0)));
+        comparison_->setShrunk(shrunk);
+    });
     connect(inputs, &QTabWidget::currentChanged, this, [this, inputs](int tab) {
         if (inputs->widget(tab)->isAncestorOf(transform_)) comparison_->followTransform();
     });

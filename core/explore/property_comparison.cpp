@@ -2,6 +2,7 @@
 #include "core/explore/property_comparison.h"
 
 #include "core/base/error.h"
+#include "core/base/precision_dispatch.h"
 
 #include <algorithm>
 #include <map>
@@ -148,10 +149,37 @@ const std::map<std::string, std::string>& undrawn() {
     return what;
 }
 
-} // namespace
+/// The scenario on `rows` of its tokens (exact values, or the shortest decimals that give the
+/// same floats back), each labelled by its index or its own label; no permutation or batch.
+Scenario onTokens(const Scenario& s, const std::vector<int>& rows) {
+    for (int r : rows)
+        if (r < 0 || r >= s.n())
+            throw InputError("witness.tokens", "token " + std::to_string(r) + " is outside 0.." +
+                                                   std::to_string(s.n() - 1));
+    Scenario sub = s;
+    Matrix<Rational> kept(Eigen::Index(rows.size()), s.d());
+    withScalar(s.precision, [&]<class T>() {
+        const Matrix<T> x = s.tokens.materialize<T>();
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            for (int j = 0; j < s.d(); ++j) {
+                const T& v = x(rows[i], j);
+                if constexpr (ScalarOps<T>::exact)
+                    kept(Eigen::Index(i), j) = v;
+                else
+                    kept(Eigen::Index(i), j) = decimalRational(double(v));
+            }
+    });
+    sub.tokens = TokenSpec::given(kept);
+    for (int r : rows)
+        sub.tokens.labels.push_back(s.tokens.labels.empty() ? "x" + std::to_string(r)
+                                                            : s.tokens.labels[std::size_t(r)]);
+    sub.permutation = {};
+    sub.batch.clear();
+    return sub;
+}
 
-PropertyComparison comparisonFor(const Scenario& scenario, const std::string& property,
-                                 const PropertyReport* report) {
+PropertyComparison chooseComparison(const Scenario& scenario, const std::string& property,
+                                    const PropertyReport* report) {
     if (property == "logit-symmetry") {
         PropertyComparison c;
         c.kind = PropertyComparison::Kind::Transpose;
@@ -172,7 +200,34 @@ PropertyComparison comparisonFor(const Scenario& scenario, const std::string& pr
     return c;
 }
 
-SideBySide compare(const Scenario& scenario, const PropertyComparison& comparison) {
+} // namespace
+
+PropertyComparison comparisonFor(const Scenario& scenario, const std::string& property,
+                                 const PropertyReport* report, bool shrunk) {
+    if (!shrunk || !report || !report->shrunkWitness)
+        return chooseComparison(scenario, property, report);
+    PropertyReport smallest = *report;
+    smallest.witness = report->shrunkWitness;
+    const nlohmann::json& kept = smallest.witness->value("tokens");
+    std::vector<int> tokens;
+    if (kept.is_array())
+        for (const nlohmann::json& t : kept)
+            if (t.is_number_integer()) tokens.push_back(t.get<int>());
+    if (tokens.empty() || int(tokens.size()) >= scenario.n())
+        return chooseComparison(scenario, property, &smallest);
+    const Scenario sub = onTokens(scenario, tokens);
+    PropertyComparison c = chooseComparison(sub, property, &smallest);
+    c.tokens = tokens;
+    std::string names;
+    for (int t : tokens)
+        names += (names.empty() ? "" : ", ") + std::to_string(t);
+    c.summary = (c.summary.empty() ? property : c.summary) + " · smallest witness: tokens " + names;
+    return c;
+}
+
+SideBySide compare(const Scenario& whole, const PropertyComparison& comparison) {
+    const Scenario scenario =
+        comparison.tokens.empty() ? whole : onTokens(whole, comparison.tokens);
     SideBySide out;
     if (comparison.kind == PropertyComparison::Kind::Transpose) {
         out = compareTransposed(scenario);

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -21,6 +22,8 @@ struct PropertyComparison {
     Transform transform;                        // Kind::Transform
     std::optional<PermutationSpec> permutation; // replaces the scenario's σ (Kind::Permutation)
     int blockSize = 0; // Kind::Blocks: tiles of this length (tiling) or chunks (chunkwise)
+    /// Drawn on these tokens only, in this order (a shrunk witness's); empty: every token.
+    std::vector<int> tokens;
     /// Says what is compared, e.g. "causality: X[4][0] += 1 (the last token)".
     std::string summary;
     /// Added to the warnings: what the check compares when the maps cannot show it, or why
@@ -30,14 +33,16 @@ struct PropertyComparison {
 };
 
 /// The comparison that shows `property` on `scenario`, taking its witness (the perturbed token,
-/// the shift, the decode step, the failing σ) from `report` when one is given. A property
+/// the shift, the decode step, the failing σ) from `report` when one is given; with `shrunk`,
+/// the report's shrunk witness, drawn on the few tokens it keeps. A property
 /// without a comparison of its own gets the scenario's permutation and a note saying what its
 /// check compares. Never throws: parameters the check would refuse are left at their defaults.
 PropertyComparison comparisonFor(const Scenario& scenario, const std::string& property,
-                                 const PropertyReport* report = nullptr);
+                                 const PropertyReport* report = nullptr, bool shrunk = false);
 
-/// Computes `comparison` on `scenario`: its sides titled with the property. Throws InputError
-/// as compareSides does.
+/// Computes `comparison` on `scenario` (on its `tokens` only, when it names some, labelled by
+/// their indices in the scenario): its sides titled with the property. Throws InputError as
+/// compareSides does (e.g. a mask file that fits only the whole sequence).
 SideBySide compare(const Scenario& scenario, const PropertyComparison& comparison);
 
 } // namespace attnlab

@@ -1,6 +1,7 @@
 // The comparison each property is drawn with (core/explore/property_comparison.h): S beside Sᵀ
 // for logit symmetry, the check's shift, a later token perturbed for causality, the witness's
 // token, σ and decode step, and a note for the properties not drawn as maps.
+#include "core/checks/check_registry.h"
 #include "core/explore/property_comparison.h"
 #include "core/io/scenario_reader.h"
 
@@ -116,6 +117,26 @@ private slots:
         QVERIFY2(text.find("(0 1)") != std::string::npos, text.c_str());
         const PropertyComparison none = comparisonFor(s, "permutation-equivariance");
         QCOMPARE(none.permutation->kind, PermutationSpec::Kind::Reverse);
+    }
+
+    void theShrunkWitnessIsDrawnOnTheTokensItKeeps() {
+        // rope-shift's equivariance failure shrinks to two of its six tokens: the views of the
+        // smallest witness are that two-token input, its σ the witness's swap, and they differ.
+        const Scenario s = loadScenario("builtin:rope-shift");
+        const auto reports = runChecks(s, {parseCheckArgument("permutation-equivariance")}, 0);
+        const PropertyReport& r = reports.front();
+        QVERIFY(r.shrunkWitness);
+        const PropertyComparison whole = comparisonFor(s, r.name, &r);
+        QVERIFY(whole.tokens.empty());
+        const PropertyComparison c = comparisonFor(s, r.name, &r, true);
+        QCOMPARE(c.tokens.size(), std::size_t(2));
+        QVERIFY2(c.summary.find("smallest witness") != std::string::npos, c.summary.c_str());
+        const SideBySide sides = compare(s, c);
+        QCOMPARE(sides.original.output.values.rows(), Eigen::Index(2));
+        QCOMPARE(sides.original.labels.front(), "x" + std::to_string(c.tokens.front()));
+        QVERIFY(sides.difference.output.values.cwiseAbs().maxCoeff() > 1e-6);
+        QVERIFY2(sides.transformText.find("smallest witness") != std::string::npos,
+                 sides.transformText.c_str());
     }
 
     void tilingDrawsTheTiledOutputBesideTheUntiledOne() {

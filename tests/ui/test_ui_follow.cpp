@@ -9,6 +9,7 @@
 #include "ui/views/heatmap_view.h"
 #include "ui_support.h"
 
+#include <QCheckBox>
 #include <QTabWidget>
 #include <QTreeWidget>
 
@@ -82,6 +83,19 @@ private slots:
             w.views()->view(ViewsPanel::Output, ViewsPanel::Transformed)->matrix().values.size(),
             Eigen::Index(0));
         QVERIFY(w.views()->current()->transformText.starts_with("logit-symmetry"));
+    }
+
+    void theShrunkWitnessIsDrawnAsItsOwnSmallerInput() {
+        // Ticking "show the smallest witness" draws the two tokens it keeps, not an outline on
+        // the six-token maps.
+        MainWindow w;
+        openAndFollow(w, "builtin:rope-shift", "permutation-equivariance");
+        QCOMPARE(originalScores(w).rows(), 6);
+        QVERIFY(viewsAfter(w, [&] { w.properties()->shrinkBox()->setChecked(true); }));
+        QCOMPARE(originalScores(w).rows(), 2);
+        QVERIFY(w.views()->current()->transformText.find("smallest witness") != std::string::npos);
+        QVERIFY(viewsAfter(w, [&] { w.properties()->shrinkBox()->setChecked(false); }));
+        QCOMPARE(originalScores(w).rows(), 6);
     }
 
     void theTransformTabDrawsTheTransformationAgain() {

@@ -28,6 +28,12 @@ void ComparisonChoice::followTransform() {
     apply(true);
 }
 
+void ComparisonChoice::setShrunk(bool shrunk) {
+    if (shrunk == shrunk_) return;
+    shrunk_ = shrunk;
+    if (!property_.isEmpty()) apply(true);
+}
+
 void ComparisonChoice::documentChanged() {
     // The report described the previous scenario; the new one's arrives with its checks.
     report_.reset();
@@ -41,9 +47,11 @@ void ComparisonChoice::documentChanged() {
 void ComparisonChoice::reportReady(const PropertyReport& report) {
     if (property_.toStdString() != report.name) return;
     const Scenario& s = document_->scenario();
-    const PropertyComparison now = comparisonFor(s, report.name, report_ ? &*report_ : nullptr);
+    const PropertyComparison now =
+        comparisonFor(s, report.name, report_ ? &*report_ : nullptr, shrunk_);
     report_ = report;
-    if (comparisonFor(s, report.name, &report) != now) apply(true); // e.g. the witness's token
+    if (comparisonFor(s, report.name, &report, shrunk_) != now)
+        apply(true); // e.g. the witness's token
 }
 
 void ComparisonChoice::apply(bool redraw) {
@@ -52,8 +60,8 @@ void ComparisonChoice::apply(bool redraw) {
         return;
     }
     compute_->setComparison(
-        [name = property_.toStdString(), report = report_](const Scenario& s) {
-            return comparisonFor(s, name, report ? &*report : nullptr);
+        [name = property_.toStdString(), report = report_, shrunk = shrunk_](const Scenario& s) {
+            return comparisonFor(s, name, report ? &*report : nullptr, shrunk);
         },
         redraw);
 }

@@ -30,6 +30,9 @@ public:
     void followProperty(const QString& property, const PropertyReport* report);
     /// Draws the Transform tab's transformation again.
     void followTransform();
+    /// Draws the followed property's shrunk witness on the few tokens it keeps (or its witness
+    /// on every token again).
+    void setShrunk(bool shrunk);
     /// The property followed; empty when the views draw the transformation.
     QString property() const { return property_; }
 
@@ -44,6 +47,7 @@ private:
     QString property_;
     std::optional<PropertyReport> report_; // the followed property's, for the current scenario
     Transform transform_;                  // the transformation when last seen
+    bool shrunk_ = false;
 };
 
 } // namespace attnlab::ui
