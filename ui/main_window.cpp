@@ -367,7 +367,7 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&User guide", QKeySequence::HelpContents, this,
-                    [this] { showHelp("user-guide.md"); });
+                    [this] { showHelp(guideSectionFor(QApplication::focusWidget())); });
     help->addAction("The &properties and their mathematics", this,
                     [this] { showHelp("properties.md"); });
     help->addAction("The &scenario file format", this, [this] { showHelp("scenario-format.md"); });
@@ -572,6 +572,19 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::showEditorTab(QWidget* editor) {
     for (int i = 0; i < inputs_->count(); ++i)
         if (inputs_->widget(i)->isAncestorOf(editor)) inputs_->setCurrentIndex(i);
+}
+
+QString MainWindow::guideSectionFor(const QWidget* focus) const {
+    // The innermost panel holding the focus names the guide's section about it.
+    const std::pair<const QWidget*, const char*> sections[] = {
+        {model_->maskEditor(), "user-guide.md#the-mask-editor"},
+        {inputs_, "user-guide.md#left-the-inputs"},
+        {views_, "user-guide.md#centre-the-views"},
+        {properties_, "user-guide.md#right-the-verdicts"},
+    };
+    for (const auto& [panel, target] : sections)
+        if (focus && (panel == focus || panel->isAncestorOf(focus))) return target;
+    return "user-guide.md";
 }
 
 } // namespace attnlab::ui

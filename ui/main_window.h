@@ -86,6 +86,8 @@ public:
     Autosave* autosave() const { return autosave_; }
     /// Opens the help window at `target` (a document of docs/, optionally `#slug`), raising it.
     HelpWindow* showHelp(const QString& target);
+    /// The guide's section about the panel holding `focus` (F1 there opens it), else the guide.
+    QString guideSectionFor(const QWidget* focus) const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;

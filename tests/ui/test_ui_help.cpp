@@ -1,9 +1,13 @@
 // The help window through real widgets: the shipped documents and their contents, opening a
 // heading by its slug, links between documents, back and forward, find, F1 and the Help menu,
 // and every docs/ reference in the presets' notes leading to a heading that exists.
+#include "ui/editors/model_editor.h"
+#include "ui/editors/tokens_editor.h"
 #include "ui/help/doc_links.h"
 #include "ui/help/help_window.h"
+#include "ui/mask/mask_editor.h"
 #include "ui/panels/property_panel.h"
+#include "ui/panels/views_panel.h"
 #include "ui_support.h"
 
 #include "core/checks/check_registry.h"
@@ -11,6 +15,7 @@
 #include "core/io/scenario_reader.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QRegularExpression>
@@ -125,6 +130,26 @@ private slots:
         auto* help = w.findChild<HelpWindow*>();
         QVERIFY(help && help->isVisible());
         QCOMPARE(help->currentDocument(), QString("user-guide.md"));
+    }
+
+    void f1OnAPanelOpensItsSection() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        const QString mask =
+            w.guideSectionFor(w.modelEditor()->maskEditor()->findChild<QWidget*>());
+        QCOMPARE(mask, QString("user-guide.md#the-mask-editor"));
+        for (const QString& target :
+             {mask, w.guideSectionFor(w.tokensEditor()), w.guideSectionFor(w.views()->layerBox()),
+              w.guideSectionFor(w.properties()->tree())}) {
+            QVERIFY2(target.contains('#') && HelpWindow::hasTarget(target), qPrintable(target));
+        }
+        QCOMPARE(w.guideSectionFor(nullptr), QString("user-guide.md"));
+        w.properties()->tree()->setFocus();
+        QTest::keyClick(w.properties()->tree(), Qt::Key_F1);
+        auto* help = w.findChild<HelpWindow*>();
+        QVERIFY(help && help->isVisible());
+        QCOMPARE(help->currentHeading(), QString("right-the-verdicts"));
     }
 
     void everyPresetsNotesLinkToAHeading() {
