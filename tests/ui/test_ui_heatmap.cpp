@@ -136,6 +136,26 @@ private slots:
         QVERIFY(colorMap(view)->data()->keySize() > before);
     }
 
+    void aSingleColumnIsDrawn() {
+        // QCustomPlot sizes cells by the distance between their centres: a 6 x 1 map (RoPE's one
+        // pair, an output of width 1) must still be coloured, not left blank.
+        HeatmapView view("one column", HeatmapView::Scale::Sequential);
+        view.resize(300, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        ViewMatrix m;
+        m.values = (Eigen::MatrixXd(6, 1) << 0, 1, 2, 3, 4, 5).finished();
+        view.setMatrix(m);
+        view.plot()->replot();
+        const QImage image = view.plot()->toPixmap().toImage();
+        const QPoint top(int(view.plot()->xAxis->coordToPixel(0)),
+                         int(view.plot()->yAxis->coordToPixel(0)));
+        const QPoint bottom(top.x(), int(view.plot()->yAxis->coordToPixel(5)));
+        QCOMPARE(image.pixelColor(top), view.cellColour(0, 0));
+        QCOMPARE(image.pixelColor(bottom), view.cellColour(5, 0));
+        QVERIFY(view.cellColour(0, 0) != view.cellColour(5, 0));
+    }
+
     void outlinesWitnessCellsAndOverlaysTheMask() {
         HeatmapView view("weights", HeatmapView::Scale::Sequential);
         view.setMatrix(sample());

@@ -129,7 +129,7 @@ void HeatmapView::applySizes() {
     colorScale_->setBarWidth(int(8 * sizeScale_));
     numbers_->setFont(sized(kNumberPoints));
     fitMessage();
-    labelSteps_ = {-1, -1}; // token labels in the new font
+    labelSteps_ = {0, 0}; // token labels in the new font
     updateTicks();
     redrawHighlights();
     updateNumbers();
@@ -288,7 +288,7 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     const double height = double(v.rows()) * matrix_.rowBlock;
     plot_->xAxis->setRange(-0.5, width - 0.5);
     plot_->yAxis->setRange(-0.5, height - 0.5);
-    labelSteps_ = {-1, -1};
+    labelSteps_ = {0, 0};
     updateTicks();
     mask_ = {}; // a new matrix drops the old overlay (setMaskOverlay gives the new one)
     overlay_->setVisible(false);
@@ -309,7 +309,7 @@ void HeatmapView::setAxisLabels(const std::vector<std::string>& rows,
     if (r == rowLabels_ && c == columnLabels_) return;
     rowLabels_ = r;
     columnLabels_ = c;
-    labelSteps_ = {-1, -1};
+    labelSteps_ = {0, 0};
     updateTicks();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -328,9 +328,16 @@ void HeatmapView::updateTicks() {
     const QStringList* labels[] = {&rowLabels_, &columnLabels_};
     QCPAxis* axes[] = {plot_->yAxis, plot_->xAxis};
     const int pixels[] = {area.height(), area.width()};
-    const std::pair<int, int> steps{rowLabels_.isEmpty() ? 0 : labelStep(rowLabels_, pixels[0]),
-                                    columnLabels_.isEmpty() ? 0
-                                                            : labelStep(columnLabels_, pixels[1])};
+    // Up to 16 indices: every one that has room for its digits (a negative step: indices).
+    const auto indexStep = [&](int a) {
+        const QFontMetrics metrics(sized(kTickPoints));
+        const double room = a == 0 ? metrics.height() : metrics.horizontalAdvance("00") + 4;
+        const double perIndex = pixels[a] / std::max(extents[a], 1.0);
+        return -std::max(1, int(std::ceil(room / std::max(perIndex, 1.0))));
+    };
+    const std::pair<int, int> steps{
+        rowLabels_.isEmpty() ? indexStep(0) : labelStep(rowLabels_, pixels[0]),
+        columnLabels_.isEmpty() ? indexStep(1) : labelStep(columnLabels_, pixels[1])};
     if (steps == labelSteps_) return;
     labelSteps_ = steps;
     const int stepOf[] = {steps.first, steps.second};
@@ -347,16 +354,17 @@ void HeatmapView::updateTicks() {
             axis->setTickLabelFont(sized(kTokenPoints));
             axis->setTickLabelRotation(axis == plot_->xAxis ? 90 : 0);
             axis->setSubTicks(false);
-        } else if (extents[a] <= 16) { // every token index for small inputs
+        } else if (extents[a] <= 16) { // every token index that fits, for small inputs
             auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
-            fixed->setTickStep(1);
+            fixed->setTickStep(-stepOf[a]);
+            fixed->setScaleStrategy(QCPAxisTickerFixed::ssNone);
             axis->setTicker(fixed);
         } else { // a few round indices for large ones
             auto automatic = QSharedPointer<QCPAxisTicker>::create();
             automatic->setTickCount(4);
             axis->setTicker(automatic);
         }
-        if (stepOf[a] == 0) {
+        if (stepOf[a] <= 0) {
             axis->setTickLabelFont(sized(kTickPoints));
             axis->setTickLabelRotation(0);
             axis->setSubTicks(true);
@@ -390,14 +398,22 @@ std::pair<int, int> HeatmapView::pixelCells() const {
 
 namespace {
 
-/// Fills a colour map's cells with `values`, each cell standing for block x block tokens.
+/// Fills a colour map's cells with `values`, each cell standing for block x block tokens. A
+/// single row or column is drawn as two halves: QCustomPlot sizes cells by the distance between
+/// their centres, which one cell does not have.
 void fill(QCPColorMap* map, const Eigen::MatrixXd& values, int rowBlock, int colBlock) {
+    const auto cells = [](Eigen::Index n) { return int(std::max<Eigen::Index>(n, 2)); };
+    const auto range = [](Eigen::Index n, int block) {
+        return n > 1 ? centres(n, block) : QCPRange(block / 4.0 - 0.5, 3 * block / 4.0 - 0.5);
+    };
     auto* data = map->data();
-    data->setSize(int(values.cols()), int(values.rows()));
-    data->setRange(centres(values.cols(), colBlock), centres(values.rows(), rowBlock));
-    for (Eigen::Index i = 0; i < values.rows(); ++i)
-        for (Eigen::Index j = 0; j < values.cols(); ++j)
-            data->setCell(int(j), int(i), values(i, j));
+    data->setSize(cells(values.cols()), cells(values.rows()));
+    data->setRange(range(values.cols(), colBlock), range(values.rows(), rowBlock));
+    for (int i = 0; i < cells(values.rows()); ++i)
+        for (int j = 0; j < cells(values.cols()); ++j)
+            data->setCell(j, i,
+                          values(std::min<Eigen::Index>(i, values.rows() - 1),
+                                 std::min<Eigen::Index>(j, values.cols() - 1)));
 }
 
 } // namespace

@@ -141,7 +141,8 @@ private:
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
     QStringList rowLabels_, columnLabels_;
-    std::pair<int, int> labelSteps_{0, 0}; // rows, columns: the ticks shown (0: indices)
+    /// Rows, columns: every k-th token label (k > 0) or index (-k); 0: to be computed.
+    std::pair<int, int> labelSteps_{0, 0};
 };
 
 } // namespace attnlab::ui
