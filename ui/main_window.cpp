@@ -355,6 +355,7 @@ void MainWindow::buildMenus() {
     QAction* presentation = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11), views_,
                                             &ViewsPanel::setPresentation);
     presentation->setCheckable(true);
+    presentation->setObjectName("presentation");
 
     QMenu* presets = menuBar()->addMenu("&Presets");
     for (const attnlab::PresetInfo& p : attnlab::builtinPresets()) {

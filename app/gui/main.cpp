@@ -16,6 +16,7 @@
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -61,6 +62,8 @@ struct Options {
                                 "draw the comparison property <name> checks (as selecting it in "
                                 "the list does), e.g. logit-symmetry: S beside its transpose",
                                 "name"};
+    QCommandLineOption presentation{"presentation",
+                                    "start in presentation mode (large fonts and lines, F11)"};
     QCommandLineOption guide{"guide",
                              "open the user guide at <page>: a document of the guide with an "
                              "optional heading, e.g. user-guide.md or properties.md#24-causality",
@@ -81,6 +84,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.shift);
     parser.addOption(options.page);
     parser.addOption(options.property);
+    parser.addOption(options.presentation);
 }
 
 // The views page --page names, or -1.
@@ -204,6 +208,9 @@ int main(int argc, char** argv) {
             window.compute(), &attnlab::ui::ComputeService::checksStarted, &window,
             [&window, name] { window.properties()->select(name); }, Qt::SingleShotConnection);
     }
+    if (parser.isSet(options.presentation))
+        if (auto* presentation = window.findChild<QAction*>("presentation"))
+            presentation->trigger();
     window.show();
     QWidget* shown = &window;
     if (parser.isSet(options.guide)) shown = window.showHelp(parser.value(options.guide));
