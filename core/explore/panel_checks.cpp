@@ -13,7 +13,7 @@ namespace {
 // shift-invariance's offsets when left to auto: its declared default, and the transform's shift c.
 nlohmann::json offsetsWithShift(long c) {
     const PropertyCheck* check = findPropertyCheck("shift-invariance");
-    const CheckParameter& p = check->parameters().at(0);
+    const CheckParameter p = check->parameters().at(0); // parameters() returns a copy
     std::vector<long> offsets = parameterValue(p, p.defaultValue).get<std::vector<long>>();
     if (std::find(offsets.begin(), offsets.end(), c) == offsets.end()) offsets.push_back(c);
     return offsets;
