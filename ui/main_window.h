@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
 
 #include <functional>
 #include <optional>
@@ -96,6 +97,8 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    /// The rows Export row… offers, in ViewsPanel::Row order.
+    static inline const QStringList kFigureRows = {"S", "A", "output"};
     void buildMenus();
     void rebuildRecentMenu();
     void addRecent(const QString& path);
