@@ -56,4 +56,14 @@ std::string equivarianceBreakers(const Scenario& s) {
     return causes.joined();
 }
 
+std::vector<TokenSpec> batchMates(const Scenario& s, std::uint64_t seed) {
+    std::vector<TokenSpec> mates;
+    for (const Matrix<Rational>& b : s.batch)
+        mates.push_back(TokenSpec::given(b));
+    for (int k = 0; s.batch.empty() && k < kDrawnSequences; ++k)
+        mates.push_back(
+            TokenSpec::random(s.n(), s.d(), seed * 1000003ULL + 7919ULL * std::uint64_t(k + 1)));
+    return mates;
+}
+
 } // namespace attnlab

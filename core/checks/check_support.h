@@ -108,25 +108,27 @@ protected:
     }
 };
 
+/// How many sequences the batch properties draw besides the tokens when the scenario has no batch.
+inline constexpr int kDrawnSequences = 3;
+
+/// The sequences after the tokens in the batch the batch properties run along: the scenario's
+/// `batch`, or, when it has none, kDrawnSequences of the tokens' shape drawn from `seed`.
+std::vector<TokenSpec> batchMates(const Scenario& s, std::uint64_t seed);
+
 /// The batch the batch properties run along (properties.md §2.11-2.13): the scenario's tokens
 /// first, then its `batch`; when it has none, `kDrawnSequences` more of the tokens' shape drawn
 /// from the check's seed.
 template <class T>
 struct BatchSetup {
-    static constexpr int kDrawnSequences = 3;
     std::vector<Matrix<T>> sequences;
     long depth = 0; // as CheckSetup's, for the longest sequence
     nlohmann::json checked;
 
     BatchSetup(const Scenario& s, std::uint64_t seed) {
         sequences.push_back(s.tokens.materialize<T>());
-        for (const auto& b : s.batch)
-            sequences.push_back(fromRational<T>(b));
+        for (const TokenSpec& mate : batchMates(s, seed))
+            sequences.push_back(mate.materialize<T>());
         const bool drawn = s.batch.empty();
-        for (int k = 0; drawn && k < kDrawnSequences; ++k)
-            sequences.push_back(
-                TokenSpec::random(s.n(), s.d(), seed * 1000003ULL + 7919ULL * std::uint64_t(k + 1))
-                    .materialize<T>());
         std::vector<long> lengths;
         long longest = 0;
         for (const auto& x : sequences) {

@@ -3,6 +3,7 @@
 
 #include "core/base/error.h"
 #include "core/base/precision_dispatch.h"
+#include "core/checks/check_support.h"
 
 #include <algorithm>
 #include <map>
@@ -136,14 +137,52 @@ PropertyComparison blocksComparison(const Scenario& s, const std::string& proper
     return c;
 }
 
+/// The batch properties and all-true-mask: the tokens evaluated the check's other way beside the
+/// plain evaluation. The maps show the scenario's tokens, the first sequence of the batch; a
+/// witness in another sequence is named in the note.
+PropertyComparison splitComparison(const Scenario& s, const std::string& property,
+                                   const PropertyReport* report) {
+    PropertyComparison c;
+    c.kind = PropertyComparison::Kind::Split;
+    c.property = property;
+    if (report && report->checked.contains("seed") && report->checked.at("seed").is_number())
+        c.seed = report->checked.at("seed").get<std::uint64_t>();
+    const std::size_t batch = 1 + (s.batch.empty() ? std::size_t(kDrawnSequences) : s.batch.size());
+    const std::string sequences =
+        std::to_string(batch) + " sequences (" +
+        (s.batch.empty() ? "the tokens and " + std::to_string(kDrawnSequences) + " drawn"
+                         : "the scenario's batch") +
+        ")";
+    if (property == "tensor-parallel") {
+        std::optional<long> parts = firstInteger(witnessValue(report, "parts"));
+        if (!parts && report && report->checked.contains("parts"))
+            parts = firstInteger(report->checked.at("parts"));
+        if (!parts) parts = firstInteger(parameter(s, property, "parts"));
+        c.parts = int(std::clamp<long>(parts.value_or(2), 1, 64));
+        c.summary = "tensor-parallel: the model split across " + std::to_string(c.parts) +
+                    " parts beside the whole model";
+    } else if (property == "batch-invariance") {
+        c.summary = "batch-invariance: the tokens alone beside the same tokens first in a batch "
+                    "of " +
+                    sequences;
+    } else if (property == "data-parallel") {
+        c.summary = "data-parallel: the tokens in their worker's half beside the whole batch of " +
+                    sequences;
+        c.note = "data-parallel also compares the loss and the input gradients (not drawn)";
+    } else {
+        c.summary = "all-true-mask: the unmasked code path beside the masked one";
+        c.note = "all-true-mask also compares the input gradients (not drawn)";
+    }
+    if (auto example = firstInteger(witnessValue(report, "example")); example && *example > 0)
+        c.note += std::string(c.note.empty() ? "" : "; ") + "the witness is in sequence " +
+                  std::to_string(*example) + " of the batch, the maps show sequence 0 (the tokens)";
+    return c;
+}
+
 /// What the checks without a drawn comparison of their own compare.
 const std::map<std::string, std::string>& undrawn() {
     static const std::map<std::string, std::string> what = {
-        {"batch-invariance", "each example alone with the same example inside the batch"},
-        {"tensor-parallel", "the layers split across parts with the whole layers"},
-        {"data-parallel", "the batch split between two workers with the whole batch"},
         {"row-sums", "each row of A's sum with 1 (read it on the A maps)"},
-        {"all-true-mask", "the masked code path with the unmasked one"},
         {"gradient", "the reverse pass with finite differences"},
     };
     return what;
@@ -193,6 +232,9 @@ PropertyComparison chooseComparison(const Scenario& scenario, const std::string&
     if (property == "kv-cache") return decodeComparison(scenario, report);
     if (property == "tiling" || property == "chunkwise")
         return blocksComparison(scenario, property, report);
+    if (property == "tensor-parallel" || property == "batch-invariance" ||
+        property == "data-parallel" || property == "all-true-mask")
+        return splitComparison(scenario, property, report);
     PropertyComparison c = permutationComparison(scenario, property, report);
     if (auto what = undrawn().find(property); what != undrawn().end())
         c.note = property + " compares " + what->second + "; not drawn as maps yet, so the views " +
@@ -225,6 +267,46 @@ PropertyComparison comparisonFor(const Scenario& scenario, const std::string& pr
     return c;
 }
 
+namespace {
+
+/// A Kind::Split comparison's two evaluations, computed and labelled.
+SideBySide compareSplit(const Scenario& s, const PropertyComparison& c) {
+    Evaluated original, other;
+    SideBySide out;
+    if (c.property == "tensor-parallel") {
+        other.how.parts = c.parts;
+        out = compareEvaluations(s, original, other);
+        out.transformedLabel = "split in " + std::to_string(c.parts) + " parts";
+        out.differenceLabel = "split − whole";
+    } else if (c.property == "batch-invariance") {
+        other.batchMates = batchMates(s, c.seed);
+        out = compareEvaluations(s, original, other);
+        out.transformedLabel = "in a batch of " + std::to_string(1 + other.batchMates.size());
+        out.differenceLabel = "in batch − alone";
+    } else if (c.property == "data-parallel") {
+        // The check's first worker holds the first half of the batch, the tokens among them.
+        original.batchMates = batchMates(s, c.seed);
+        const std::size_t half = (original.batchMates.size() + 2) / 2;
+        other.batchMates.assign(original.batchMates.begin(),
+                                original.batchMates.begin() + long(half - 1));
+        out = compareEvaluations(s, original, other);
+        const std::string size = std::to_string(1 + original.batchMates.size());
+        out.originalLabel = "whole batch (" + size + ")";
+        out.transformedLabel = "worker 0 (" + std::to_string(half) + " of " + size + ")";
+        out.differenceLabel = "worker − whole";
+    } else { // all-true-mask
+        other.how.unmasked = true;
+        out = compareEvaluations(s, original, other);
+        out.transformedLabel = "no mask";
+        out.differenceLabel = "unmasked − masked";
+        for (const BoolMatrix& mask : out.masks) // the unmasked side consults no mask
+            out.transformedMasks.push_back(BoolMatrix::Constant(mask.rows(), mask.cols(), true));
+    }
+    return out;
+}
+
+} // namespace
+
 SideBySide compare(const Scenario& whole, const PropertyComparison& comparison) {
     const Scenario scenario =
         comparison.tokens.empty() ? whole : onTokens(whole, comparison.tokens);
@@ -234,11 +316,15 @@ SideBySide compare(const Scenario& whole, const PropertyComparison& comparison) 
     } else if (comparison.kind == PropertyComparison::Kind::Blocks) {
         const bool chunkwise = comparison.property == "chunkwise";
         // As the check evaluates it: without maps, on the fused kernel in float modes.
-        out = compareModels(
-            scenario, evaluatedInBlocks(scenario.model, chunkwise, comparison.blockSize), false);
+        Evaluated blocks;
+        blocks.model = evaluatedInBlocks(scenario.model, chunkwise, comparison.blockSize);
+        blocks.maps = false;
+        out = compareEvaluations(scenario, {}, blocks);
         const std::string b = std::to_string(comparison.blockSize);
         out.transformedLabel = chunkwise ? "chunks of " + b : "key tiles of " + b;
         out.differenceLabel = chunkwise ? "chunked − recurrent" : "tiled − untiled";
+    } else if (comparison.kind == PropertyComparison::Kind::Split) {
+        out = compareSplit(scenario, comparison);
     } else if (comparison.permutation) {
         Scenario permuted = scenario;
         permuted.permutation = *comparison.permutation;

@@ -1,7 +1,8 @@
 // Which comparison the explorer draws for a property, so that the three columns show what the
 // check compares: f(P X) beside P f(X) for equivariance, S beside Sᵀ for logit symmetry, the
 // shifted positions for shift invariance, the witness's perturbed token for locality and
-// causality, the decode step for kv-cache, tiles or chunks beside the reference evaluation. A
+// causality, the decode step for kv-cache, tiles or chunks beside the reference evaluation, the
+// split, batched or unmasked evaluation beside the whole one for the batch properties. A
 // comparison is a small description (kind, the transformation, titles, a note) that the window and
 // the command line can both evaluate.
 #pragma once
@@ -16,12 +17,16 @@
 namespace attnlab {
 
 struct PropertyComparison {
-    enum class Kind { Transform, Transpose, Blocks };
+    /// Split: the same tokens evaluated another way (split across parts, inside a batch, in a
+    /// worker's half of it, on the unmasked code path), as `property` says.
+    enum class Kind { Transform, Transpose, Blocks, Split };
     Kind kind = Kind::Transform;
     std::string property;
     Transform transform;                        // Kind::Transform
-    std::optional<PermutationSpec> permutation; // replaces the scenario's σ (Kind::Permutation)
-    int blockSize = 0; // Kind::Blocks: tiles of this length (tiling) or chunks (chunkwise)
+    std::optional<PermutationSpec> permutation; // replaces the scenario's σ (Kind::Transform)
+    int blockSize = 0;      // Kind::Blocks: tiles of this length (tiling) or chunks (chunkwise)
+    int parts = 1;          // Kind::Split, tensor-parallel: the model split across this many parts
+    std::uint64_t seed = 0; // Kind::Split, batch properties: the seed the check drew its batch from
     /// Drawn on these tokens only, in this order (a shrunk witness's); empty: every token.
     std::vector<int> tokens;
     /// Says what is compared, e.g. "causality: X[4][0] += 1 (the last token)".

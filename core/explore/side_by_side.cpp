@@ -317,27 +317,41 @@ SideBySide compute(const Scenario& s, const Transform& t) {
 }
 
 /// The scenario's model beside `other` evaluating the same tokens (keeping its maps or not).
+/// The scenario's tokens `x` evaluated as `e` says, on `scenarioModel` unless `e` names another.
 template <class T>
-SideBySide computeModels(const Scenario& s, const ModelSpec& other, bool otherMaps) {
-    checkMapMemory(s, 2);
+std::shared_ptr<const Trace<T>> evaluated(const Scenario& s, const Model<T>& scenarioModel,
+                                          const Matrix<T>& x, const Evaluated& e, Maps maps) {
+    std::optional<Model<T>> own;
+    if (e.model) own.emplace(*e.model, s.d(), s.backend);
+    const Model<T>& model = own ? *own : scenarioModel;
+    if (e.batchMates.empty() && e.how == Evaluation{})
+        return std::make_shared<const Trace<T>>(model.forward(x, maps));
+    std::vector<Matrix<T>> batch{x};
+    for (const TokenSpec& mate : e.batchMates)
+        batch.push_back(mate.materialize<T>());
+    return std::make_shared<const Trace<T>>(
+        std::move(model.forwardBatch(batch, maps, e.how).front()));
+}
+
+template <class T>
+SideBySide computeEvaluations(const Scenario& s, const Evaluated& original,
+                              const Evaluated& other) {
+    checkMapMemory(s, int(1 + original.batchMates.size()) +
+                          (other.maps ? int(1 + other.batchMates.size()) : 0));
     const Matrix<T> x = s.tokens.materialize<T>();
     const Model<T> model(s.model, s.d(), s.backend);
-    auto original = std::make_shared<const Trace<T>>(model.forward(x));
-    auto transformed = std::make_shared<const Trace<T>>(
-        Model<T>(other, s.d(), s.backend).forward(x, otherMaps ? Maps::Keep : Maps::Drop));
+    auto first = evaluated(s, model, x, original, Maps::Keep);
+    auto second = evaluated(s, model, x, other, other.maps ? Maps::Keep : Maps::Drop);
     SideBySide out;
     out.precision = s.precision;
-    for (const std::string& w : transformed->warnings)
+    for (const std::string& w : second->warnings)
         out.warnings.push_back(w);
-    assemble(out, s, model, std::move(original), std::move(transformed), Carry());
-    if (!otherMaps)
+    assemble(out, s, model, std::move(first), std::move(second), Carry());
+    if (!other.maps)
         out.transformed.emptyNote = out.difference.emptyNote = "outputs only: no maps formed";
     return out;
 }
 
-/// S beside Sᵀ: one forward, whose maps the transformed side shows transposed (the masks too)
-/// and the difference as Sᵀ − S (Aᵀ − A); the outputs have no transposed counterpart and stay
-/// empty.
 template <class T>
 SideBySide computeTransposed(const Scenario& s) {
     checkMapMemory(s, 1);
@@ -375,9 +389,10 @@ SideBySide compareSides(const Scenario& scenario, const Transform& transform) {
                       [&]<class T>() { return compute<T>(scenario, transform); });
 }
 
-SideBySide compareModels(const Scenario& scenario, const ModelSpec& other, bool otherMaps) {
+SideBySide compareEvaluations(const Scenario& scenario, const Evaluated& original,
+                              const Evaluated& other) {
     return withScalar(scenario.precision,
-                      [&]<class T>() { return computeModels<T>(scenario, other, otherMaps); });
+                      [&]<class T>() { return computeEvaluations<T>(scenario, original, other); });
 }
 
 SideBySide compareTransposed(const Scenario& scenario) {

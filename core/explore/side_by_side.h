@@ -6,11 +6,13 @@
 // would otherwise hold 864 maps as doubles). Computed here so that the GUI holds no mathematics.
 #pragma once
 
+#include "core/model/model.h"
 #include "core/model/scenario.h"
 #include "core/spec/transform.h"
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,7 @@ struct SideBySide {
     const std::vector<BoolMatrix>& masksOf(bool transformed) const {
         return transformed && !transformedMasks.empty() ? transformedMasks : masks;
     }
+    std::string originalLabel = "f(X)"; // "f(X)", "f(X) in a batch of 4", ...
     std::string
         transformedLabel; // "f(P X)", "f(X) at positions + 3", "decode 4 of 6, top-left", ...
     std::string differenceLabel;   // "f(P X) - P f(X)", ...
@@ -122,11 +125,23 @@ ViewMatrix view(const Matrix<T>& m);
 /// or the transformation does not fit (e.g. a perturbed token outside 0..n-1).
 SideBySide compareSides(const Scenario& scenario, const Transform& transform);
 
-/// The scenario's model beside `other`, another evaluation of it (e.g. over key tiles), on the
-/// same tokens: both sides' maps and outputs and their difference (labels left to the caller).
-/// Without `otherMaps`, `other` runs the way long sequences do (the fused kernel, no maps formed)
-/// and its side has outputs only. Throws InputError as compareSides does.
-SideBySide compareModels(const Scenario& scenario, const ModelSpec& other, bool otherMaps);
+/// One side of compareEvaluations: how it evaluates the scenario's tokens.
+struct Evaluated {
+    /// Another evaluation of the scenario's model (e.g. over key tiles); empty: the scenario's.
+    std::optional<ModelSpec> model;
+    Evaluation how; // e.g. split across tensor-parallel parts, or the unmasked code path
+    /// Whether the maps are formed; without, the side runs the way long sequences do (the fused
+    /// kernel) and has outputs only. The original side always forms them.
+    bool maps = true;
+    /// The tokens evaluated as the first sequence of one batch with these after them (the batch
+    /// properties); empty: alone.
+    std::vector<TokenSpec> batchMates;
+};
+
+/// The scenario's tokens evaluated two ways: both sides' maps and outputs and their difference
+/// (labels left to the caller). Throws InputError as compareSides does.
+SideBySide compareEvaluations(const Scenario& scenario, const Evaluated& original,
+                              const Evaluated& other);
 
 /// Every head's scores S beside their transpose Sᵀ (weights likewise, masks transposed) and the
 /// difference Sᵀ − S (titled "transposed − f(X)"); the transposed and difference sides have no

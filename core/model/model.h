@@ -30,6 +30,7 @@ struct Evaluation {
     /// tokens from outputRows on and watches the rows before). The last layer's fused attention
     /// then computes no query block wholly past them; the later rows are unspecified.
     int outputRows = 0;
+    bool operator==(const Evaluation&) const = default;
 };
 
 /// A forward pass kept for sweeps that change a few token rows at a time (Model::forwardFrom):

@@ -2,6 +2,7 @@
 // for logit symmetry, the check's shift, a later token perturbed for causality, the witness's
 // token, σ and decode step, and a note for the properties not drawn as maps.
 #include "core/checks/check_registry.h"
+#include "core/checks/check_support.h"
 #include "core/explore/property_comparison.h"
 #include "core/io/scenario_reader.h"
 
@@ -168,11 +169,86 @@ private slots:
         QVERIFY(sides.difference.output.values.cwiseAbs().maxCoeff() < 1e-4);
     }
 
+    void tensorParallelDrawsTheSplitModelBesideTheWholeOne() {
+        const Scenario s = loadScenario("builtin:parallel-float32");
+        const PropertyComparison c = comparisonFor(s, "tensor-parallel");
+        QCOMPARE(c.kind, PropertyComparison::Kind::Split);
+        QCOMPARE(c.parts, 4); // the scenario's second tensor-parallel check asks for 4
+        const SideBySide sides = compare(s, c);
+        QCOMPARE(sides.transformedLabel, std::string("split in 4 parts"));
+        QCOMPARE(sides.differenceLabel, std::string("split − whole"));
+        // The split side is the model evaluated as the check splits it, to the last bit.
+        const Model<float> model(s.model, s.d());
+        Evaluation split;
+        split.parts = 4;
+        const Matrix<float> x = s.tokens.materialize<float>();
+        const Matrix<float> expected = model.forwardBatch({x}, Maps::Keep, split).front().output;
+        QVERIFY(sides.transformed.output.values == expected.cast<double>());
+        QVERIFY(sides.difference.output.values.cwiseAbs().maxCoeff() < 1e-4);
+        // A witness's part count is the one drawn.
+        PropertyReport r = failingWith("tensor-parallel", Witness().with("parts", 3));
+        QCOMPARE(comparisonFor(s, "tensor-parallel", &r).parts, 3);
+    }
+
+    void batchInvarianceDrawsTheTokensInsideTheBatch() {
+        const Scenario s = loadScenario("builtin:batch-of-sequences");
+        const SideBySide sides = compare(s, comparisonFor(s, "batch-invariance"));
+        QCOMPARE(sides.transformedLabel,
+                 std::string("in a batch of ") + std::to_string(1 + s.batch.size()));
+        QCOMPARE(sides.largestDifference, std::string("0")); // exact: always holds
+        QCOMPARE(sides.transformed.output.values.rows(), Eigen::Index(s.n()));
+        QVERIFY(sides.head(Side::Transformed, 0, 0).weights.values ==
+                sides.head(Side::Original, 0, 0).weights.values);
+        // Without a batch of its own, the check's drawn sequences join the tokens.
+        const Scenario plain = loadScenario("builtin:alibi-causal");
+        QVERIFY(plain.batch.empty());
+        QCOMPARE(compare(plain, comparisonFor(plain, "batch-invariance")).transformedLabel,
+                 std::string("in a batch of 4"));
+    }
+
+    void dataParallelDrawsTheWorkersHalfBesideTheWholeBatch() {
+        const Scenario s = loadScenario("builtin:parallel-float32"); // 1 + 3 drawn sequences
+        const PropertyComparison c = comparisonFor(s, "data-parallel");
+        const SideBySide sides = compare(s, c);
+        QCOMPARE(sides.originalLabel, std::string("whole batch (4)"));
+        QCOMPARE(sides.transformedLabel, std::string("worker 0 (2 of 4)"));
+        QVERIFY(sides.warnings.front().find("gradients") != std::string::npos);
+        // Both sides are batched evaluations of the check's own batch.
+        const Model<float> model(s.model, s.d());
+        std::vector<Matrix<float>> batch{s.tokens.materialize<float>()};
+        for (const TokenSpec& mate : batchMates(s, 0))
+            batch.push_back(mate.materialize<float>());
+        QCOMPARE(batch.size(), std::size_t(4));
+        const Matrix<float> whole = model.forwardBatch(batch, Maps::Keep).front().output;
+        batch.resize(2);
+        const Matrix<float> half = model.forwardBatch(batch, Maps::Keep).front().output;
+        QVERIFY(sides.original.output.values == whole.cast<double>());
+        QVERIFY(sides.transformed.output.values == half.cast<double>());
+        // A witness in a later sequence is named: the maps show the tokens only.
+        PropertyReport r = failingWith("data-parallel", Witness().with("example", 2));
+        QVERIFY(comparisonFor(s, "data-parallel", &r).note.find("sequence 2") != std::string::npos);
+    }
+
+    void allTrueMaskDrawsTheUnmaskedPath() {
+        // window(1) on 3 tokens blocks two corners: the unmasked path differs, and its weights
+        // are drawn with no key greyed.
+        const Scenario blocked = loadScenario("builtin:mask-almost-all-true");
+        const SideBySide sides = compare(blocked, comparisonFor(blocked, "all-true-mask"));
+        QCOMPARE(sides.transformedLabel, std::string("no mask"));
+        QVERIFY(sides.largestDifference != "0");
+        QVERIFY(!sides.masks[0].all());
+        QVERIFY(sides.masksOf(true)[0].all());
+        // A mask as wide as the sequence is all-true: nothing changes, exactly.
+        const Scenario wide = loadScenario("builtin:mask-as-wide-as-the-sequence");
+        QCOMPARE(compare(wide, comparisonFor(wide, "all-true-mask")).largestDifference,
+                 std::string("0"));
+    }
+
     void undrawnPropertiesSayWhatTheyCompare() {
         const Scenario s = loadScenario("builtin:alibi-causal");
-        const SideBySide sides = compare(s, comparisonFor(s, "batch-invariance"));
+        const SideBySide sides = compare(s, comparisonFor(s, "gradient"));
         QVERIFY(!sides.warnings.empty());
-        QVERIFY(sides.warnings.front().find("batch-invariance compares") != std::string::npos);
+        QVERIFY(sides.warnings.front().find("gradient compares") != std::string::npos);
     }
 };
 

@@ -221,7 +221,8 @@ void ViewsPanel::redraw() {
     }
     const std::size_t h = std::size_t(head());
     overview_->setCurrent(int(l), int(h));
-    const QString columnTitles[] = {"f(X)", QString::fromStdString(s.transformedLabel),
+    const QString columnTitles[] = {QString::fromStdString(s.originalLabel),
+                                    QString::fromStdString(s.transformedLabel),
                                     QString::fromStdString(s.differenceLabel)};
     const attnlab::Side sides[] = {attnlab::Side::Original, attnlab::Side::Transformed,
                                    attnlab::Side::Difference};

@@ -32,8 +32,7 @@ class BatchInvarianceCheck : public TypedCheck<BatchInvarianceCheck> {
 public:
     std::string name() const override { return "batch-invariance"; }
     std::string note() const override {
-        return "uses the scenario's batch, or draws " +
-               std::to_string(BatchSetup<double>::kDrawnSequences) +
+        return "uses the scenario's batch, or draws " + std::to_string(kDrawnSequences) +
                " sequences besides the tokens";
     }
 
