@@ -255,12 +255,16 @@ private slots:
         QVERIFY(waitForIdle(w));
         auto* notes = w.findChild<QTextBrowser*>("scenarioNotes");
         QVERIFY(notes);
-        QVERIFY(notes->toHtml().contains("qrc:/docs/properties.md#"));
-        const QUrl link(notes->toHtml().section("href=\"", 1).section('"', 0, 0));
-        emit notes->anchorClicked(link);
-        auto* help = w.findChild<HelpWindow*>();
-        QVERIFY(help && help->isVisible());
-        QCOMPARE(help->currentHeading(), link.fragment());
+        // Both references are links, each opening its heading: the guide's, then the mathematics'.
+        for (const QString& prefix :
+             {"qrc:/docs/user-guide.md#permutation-equivariance", "qrc:/docs/properties.md#21-"}) {
+            const QUrl link = linkTo(notes->toHtml(), prefix);
+            QVERIFY2(link.isValid(), qPrintable(prefix));
+            emit notes->anchorClicked(link);
+            auto* help = w.findChild<HelpWindow*>();
+            QVERIFY(help && help->isVisible());
+            QCOMPARE(help->currentHeading(), link.fragment());
+        }
     }
 };
 
