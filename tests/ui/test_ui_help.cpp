@@ -1,10 +1,13 @@
 // The help window through real widgets: the shipped documents and their contents, opening a
 // heading by its slug, links between documents, back and forward, find, F1 and the Help menu,
-// and every docs/ reference in the presets' notes leading to a heading that exists.
+// every docs/ reference in the presets' notes leading to a heading that exists, and every
+// property's subsections of the guide and of the mathematics, linked from the notes and the verdict
+// details.
 #include "ui/editors/model_editor.h"
 #include "ui/editors/tokens_editor.h"
 #include "ui/help/doc_links.h"
 #include "ui/help/help_window.h"
+#include "ui/help/property_guide.h"
 #include "ui/mask/mask_editor.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
@@ -26,6 +29,17 @@
 #include <QTreeWidget>
 
 using namespace attnlab::ui;
+
+namespace {
+
+/// The first link in `html` whose address starts with `prefix`, or an invalid URL.
+QUrl linkTo(const QString& html, const QString& prefix) {
+    const QRegularExpression href("href=\"(" + QRegularExpression::escape(prefix) + "[^\"]*)\"");
+    const auto match = href.match(html);
+    return match.hasMatch() ? QUrl(match.captured(1)) : QUrl();
+}
+
+} // namespace
 
 class TestUiHelp : public QObject {
     Q_OBJECT
@@ -168,22 +182,71 @@ private slots:
 
     void everyPropertyHasASectionAndThePanelLinksToIt() {
         for (const auto& check : attnlab::propertyChecks()) {
-            const QString section = QString::fromStdString(attnlab::propertySection(check->name()));
-            const QString target = HelpWindow::sectionTarget("properties.md", section);
-            QVERIFY2(HelpWindow::hasTarget(target), qPrintable(section));
+            const QString name = QString::fromStdString(check->name());
+            QVERIFY2(HelpWindow::hasTarget(mathematicsTarget(name)), qPrintable(name));
         }
+        QCOMPARE(mathematicsTarget("no-such-property"), QString());
         QCOMPARE(HelpWindow::sectionTarget("properties.md", "9.99"), QString());
         MainWindow w;
         w.show();
         QVERIFY(waitForIdle(w));
         w.properties()->select("permutation-equivariance");
         auto* details = w.properties()->findChild<QTextBrowser*>();
-        QVERIFY(details->toHtml().contains("qrc:/docs/properties.md#21-"));
-        emit details->anchorClicked(
-            QUrl(details->toHtml().section("href=\"", 1).section('"', 0, 0)));
+        const QUrl link = linkTo(details->toHtml(), "qrc:/docs/properties.md#21-");
+        QVERIFY(link.isValid());
+        emit details->anchorClicked(link);
         auto* help = w.findChild<HelpWindow*>();
         QVERIFY(help && help->isVisible());
         QVERIFY(help->currentHeading().startsWith("21-permutation-equivariance"));
+    }
+
+    void everyPropertyHasAGuideSubsection() {
+        for (const auto& check : attnlab::propertyChecks()) {
+            const QString name = QString::fromStdString(check->name());
+            const QString target = guideTarget(name);
+            QVERIFY2(target.startsWith("user-guide.md#") && HelpWindow::hasTarget(target),
+                     qPrintable(name));
+            QCOMPARE(HelpWindow::headingTitle(target), name); // the heading is the name
+        }
+        QCOMPARE(guideTarget("no-such-property"), QString());
+        QVERIFY(!HelpWindow::hasTarget("user-guide.md#localty")); // a misspelt anchor is no target
+    }
+
+    void everyPresetsNotesLinkToTheGuideOnItsProperty() {
+        static const QRegularExpression guide(R"(docs/(user-guide\.md#[A-Za-z0-9_-]+))");
+        static const QRegularExpression maths(R"(docs/(properties\.md#[A-Za-z0-9_-]+))");
+        for (const attnlab::PresetInfo& p : attnlab::builtinPresets()) {
+            const QString name = QString::fromStdString(p.name);
+            const QString notes =
+                QString::fromStdString(attnlab::loadScenario("builtin:" + p.name).notes);
+            const auto g = guide.match(notes), m = maths.match(notes);
+            QVERIFY2(g.hasMatch() && m.hasMatch(), qPrintable(name + ": " + notes));
+            QVERIFY2(g.capturedStart() < m.capturedStart(), qPrintable(name)); // guide first
+            // The property whose mathematics the notes link to: the guide link is its subsection.
+            QString property;
+            for (const auto& check : attnlab::propertyChecks())
+                if (mathematicsTarget(QString::fromStdString(check->name())) == m.captured(1))
+                    property = QString::fromStdString(check->name());
+            QVERIFY2(!property.isEmpty(), qPrintable(name + ": " + m.captured(1)));
+            QCOMPARE(g.captured(1), guideTarget(property));
+        }
+    }
+
+    void theDetailsLinkToTheGuide() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        w.properties()->select("locality");
+        auto* details = w.properties()->findChild<QTextBrowser*>();
+        const QUrl link = linkTo(details->toHtml(), "qrc:/docs/user-guide.md#");
+        QVERIFY2(link.isValid(), qPrintable(details->toHtml()));
+        QCOMPARE(docTarget(link), guideTarget("locality"));
+        emit details->anchorClicked(link);
+        auto* help = w.findChild<HelpWindow*>();
+        QVERIFY(help && help->isVisible());
+        QCOMPARE(help->currentDocument(), QString("user-guide.md"));
+        QCOMPARE(help->currentHeading(), QString("locality"));
+        QCOMPARE(help->browser()->textCursor().block().text(), QString("locality"));
     }
 
     void aLinkInTheNotesOpensItsSection() {
@@ -192,12 +255,16 @@ private slots:
         QVERIFY(waitForIdle(w));
         auto* notes = w.findChild<QTextBrowser*>("scenarioNotes");
         QVERIFY(notes);
-        QVERIFY(notes->toHtml().contains("qrc:/docs/properties.md#"));
-        const QUrl link(notes->toHtml().section("href=\"", 1).section('"', 0, 0));
-        emit notes->anchorClicked(link);
-        auto* help = w.findChild<HelpWindow*>();
-        QVERIFY(help && help->isVisible());
-        QCOMPARE(help->currentHeading(), link.fragment());
+        // Both references are links, each opening its heading: the guide's, then the mathematics'.
+        for (const QString& prefix :
+             {"qrc:/docs/user-guide.md#permutation-equivariance", "qrc:/docs/properties.md#21-"}) {
+            const QUrl link = linkTo(notes->toHtml(), prefix);
+            QVERIFY2(link.isValid(), qPrintable(prefix));
+            emit notes->anchorClicked(link);
+            auto* help = w.findChild<HelpWindow*>();
+            QVERIFY(help && help->isVisible());
+            QCOMPARE(help->currentHeading(), link.fragment());
+        }
     }
 };
 

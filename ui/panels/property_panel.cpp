@@ -4,7 +4,7 @@
 #include "core/checks/check_registry.h"
 #include "ui/document/compute_service.h"
 #include "ui/help/doc_links.h"
-#include "ui/help/help_window.h"
+#include "ui/help/property_guide.h"
 #include "ui/panels/check_parameters_form.h"
 
 #include <QCheckBox>
@@ -86,6 +86,20 @@ QString parametersToolTip(const QString& name) {
         tip += QString("\n%1: %2")
                    .arg(QString::fromStdString(p.name), attnlab::parameterTypeName(p.type));
     return tip;
+}
+
+/// Links to the guide's subsection on `name` (how to read it in the window) and to its section of
+/// the mathematics, those that exist.
+QString documentationLinks(const QString& name) {
+    QStringList links;
+    if (const QString guide = guideTarget(name); !guide.isEmpty())
+        links << QString("<a href=\"%1\">How to read %2 in the window: the user guide</a>")
+                     .arg(docUrl(guide).toString(), name.toHtmlEscaped());
+    if (const QString maths = mathematicsTarget(name); !maths.isEmpty())
+        links << QString("<a href=\"%1\">What %2 means: properties.md §%3</a>")
+                     .arg(docUrl(maths).toString(), name.toHtmlEscaped(),
+                          QString::fromStdString(attnlab::propertySection(name.toStdString())));
+    return links.isEmpty() ? QString() : "<p>" + links.join("<br>") + "</p>";
 }
 
 } // namespace
@@ -335,11 +349,7 @@ void PropertyPanel::showSelected() {
         html +=
             QString("<p><b>%1</b><pre style=\"white-space: pre-wrap\">%2</pre></p>")
                 .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w->json().dump(1)));
-    const QString section = QString::fromStdString(attnlab::propertySection(r.name));
-    const QString target = HelpWindow::sectionTarget("properties.md", section);
-    if (!target.isEmpty())
-        html += QString("<p><a href=\"%1\">What %2 means: properties.md §%3</a></p>")
-                    .arg(docUrl(target).toString(), htmlEscaped(r.name), section);
+    html += documentationLinks(QString::fromStdString(r.name));
     shrink_->setEnabled(r.shrunkWitness.has_value());
     details_->setHtml(html);
     std::vector<attnlab::WitnessCell> cells;
