@@ -127,6 +127,9 @@ private:
     QString shownNotes_; // the HTML notes_ shows
     QTabWidget* inputs_;
     QSplitter* splitter_;
+    // The editors' visibility and the panels' widths when presentation mode began.
+    bool editorsBeforePresentation_ = true;
+    QList<int> sizesBeforePresentation_;
     ErrorBanner* error_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     HelpWindow* help_ = nullptr; // made when first asked for

@@ -5,6 +5,7 @@
 #include "core/io/presets.h"
 #include "ui/document/compute_service.h"
 #include "ui/document/scenario_document.h"
+#include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
 
 #include <QAction>
@@ -16,6 +17,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QUndoStack>
+#include <algorithm>
 
 namespace attnlab::ui {
 
@@ -106,10 +108,28 @@ void MainWindow::buildMenus() {
             splitter_->setSizes(sizes);
         }
     });
-    QAction* presentation = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11), views_,
-                                            &ViewsPanel::setPresentation);
+    // Presentation mode gives the maps the editors' room and enlarges the maps and the verdicts;
+    // leaving it brings the editors back if they were shown.
+    QAction* presentation = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11));
     presentation->setCheckable(true);
     presentation->setObjectName("presentation");
+    connect(presentation, &QAction::toggled, this, [this, editors](bool on) {
+        views_->setPresentation(on);
+        properties_->setPresentation(on);
+        if (!on) {
+            editors->setChecked(editorsBeforePresentation_);
+            splitter_->setSizes(sizesBeforePresentation_);
+            return;
+        }
+        editorsBeforePresentation_ = editors->isChecked();
+        sizesBeforePresentation_ = splitter_->sizes();
+        editors->setChecked(false);
+        // The verdicts widen with their text; the views take the rest.
+        const int total = splitter_->sizes()[1] + splitter_->sizes()[2];
+        const int verdicts = std::min(
+            total / 2, int(sizesBeforePresentation_[2] * PropertyPanel::kPresentationScale));
+        splitter_->setSizes({0, total - verdicts, verdicts});
+    });
 
     QMenu* presets = menuBar()->addMenu("&Presets");
     for (const attnlab::PresetInfo& p : attnlab::builtinPresets()) {

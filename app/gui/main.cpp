@@ -208,10 +208,11 @@ int main(int argc, char** argv) {
             window.compute(), &attnlab::ui::ComputeService::checksStarted, &window,
             [&window, name] { window.properties()->select(name); }, Qt::SingleShotConnection);
     }
+    window.show();
+    // Once shown, so that presentation mode widens the verdicts from their laid-out width.
     if (parser.isSet(options.presentation))
         if (auto* presentation = window.findChild<QAction*>("presentation"))
             presentation->trigger();
-    window.show();
     QWidget* shown = &window;
     if (parser.isSet(options.guide)) shown = window.showHelp(parser.value(options.guide));
     if (!parser.isSet(options.screenshot)) window.offerRecovery();

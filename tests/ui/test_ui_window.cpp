@@ -304,6 +304,35 @@ private slots:
         for (int i = 0; i < w.splitter()->count(); ++i)
             QVERIFY(w.splitter()->isCollapsible(i));
     }
+
+    void presentationModeEnlargesTheVerdictsAndGivesTheMapsTheRoom() {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QAction* presentation = w.findChild<QAction*>("presentation");
+        QAction* editors = w.findChild<QAction*>("toggleEditors");
+        QVERIFY(presentation && editors);
+        const double before = w.properties()->tree()->font().pointSizeF();
+        const int viewsWidth = w.views()->width();
+        presentation->trigger();
+        QApplication::processEvents();
+        QVERIFY(!w.inputs()->isVisible());
+        QVERIFY(!editors->isChecked());
+        QVERIFY(w.views()->width() > viewsWidth);
+        QVERIFY(w.properties()->tree()->font().pointSizeF() >= 1.25 * before);
+        QCOMPARE(w.properties()->tree()->horizontalScrollBar()->maximum(), 0);
+        presentation->trigger(); // back: the editors as they were
+        QApplication::processEvents();
+        QVERIFY(w.inputs()->isVisible());
+        QCOMPARE(w.properties()->tree()->font().pointSizeF(), before);
+        // Editors hidden before presentation stay hidden after it.
+        editors->trigger();
+        presentation->trigger();
+        presentation->trigger();
+        QApplication::processEvents();
+        QVERIFY(!w.inputs()->isVisible());
+    }
 };
 
 QTEST_MAIN(TestUiWindow)

@@ -7,6 +7,7 @@
 #include "ui/help/property_guide.h"
 #include "ui/panels/check_parameters_form.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -240,6 +241,13 @@ void PropertyPanel::showParametersOf(ComputeService* compute) {
     connect(tree_, &QTreeWidget::currentItemChanged, this, show);
     connect(parameters_, &CheckParametersForm::parametersChanged, compute,
             &ComputeService::setChosenParameters);
+}
+
+void PropertyPanel::setPresentation(bool on) {
+    QFont font = QApplication::font(this);
+    font.setPointSizeF(font.pointSizeF() * (on ? kPresentationScale : 1.0));
+    setFont(font); // children without a font of their own follow
+    fitColumns();
 }
 
 void PropertyPanel::fitColumns() {

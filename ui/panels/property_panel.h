@@ -38,6 +38,11 @@ public:
     void setRunning(int index);
     /// The check at `index` alone runs again (its parameters changed).
     void restart(int index);
+    /// How much presentation mode enlarges the verdicts' text (less than the maps': the table
+    /// keeps its four columns beside them).
+    static constexpr double kPresentationScale = 1.3;
+    /// Enlarges every text of the panel by kPresentationScale (true) or back to normal (false).
+    void setPresentation(bool on);
     /// Shows the selected property's parameters as `compute` runs them, and sends the ones set
     /// in the form to it.
     void showParametersOf(ComputeService* compute);
