@@ -85,10 +85,20 @@ void HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QSt
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void fitTitle(QCPTextElement* title, const QString& text, const QCPAxisRect* map) {
+void fitTitle(QCPTextElement* title, const QString& text, const QFont& font,
+              const QCPAxisRect* map) {
+    // The title's line keeps the height of `font`, so that a map's title shrunk to fit does not
+    // give its plot more room than its neighbours'.
+    title->setMinimumSize(0, QFontMetrics(font).height());
     const int width = map->outerRect().width();
+    QFont fitted = font;
+    const double smallest = font.pointSizeF() * kTickPoints / kTitlePoints;
+    while (width > 0 && fitted.pointSizeF() > smallest &&
+           QFontMetricsF(fitted).horizontalAdvance(text) > width)
+        fitted.setPointSizeF(std::max(smallest, fitted.pointSizeF() - 0.25));
     const QString shown =
-        width > 0 ? QFontMetrics(title->font()).elidedText(text, Qt::ElideRight, width) : text;
+        width > 0 ? QFontMetrics(fitted).elidedText(text, Qt::ElideRight, width) : text;
+    if (fitted != title->font()) title->setFont(fitted);
     if (shown != title->text()) title->setText(shown);
 }
 

@@ -1,10 +1,12 @@
 // The texts around a heatmap laid out to the room its plot gives them: the axes' ticks (token
 // strings, every k-th where they do not all fit, else the token indices that have room for their
-// digits), the title elided to the map's width, and the words across the plot shrunk to fit it.
+// digits), the title shrunk (or elided) to the map's width, and the words across the plot shrunk
+// to fit it.
 #pragma once
 
 #include "core/explore/side_by_side.h"
 
+#include <QFont>
 #include <QString>
 #include <QStringList>
 
@@ -36,8 +38,10 @@ private:
     std::pair<int, int> steps_{0, 0};
 };
 
-/// Shows `text` in `title`, elided to the width over `map`.
-void fitTitle(QCPTextElement* title, const QString& text, const QCPAxisRect* map);
+/// Shows `text` in `title` in `font`, smaller where the width over `map` needs (down to the
+/// ticks' size), elided where even that is too wide.
+void fitTitle(QCPTextElement* title, const QString& text, const QFont& font,
+              const QCPAxisRect* map);
 /// Gives `message` a token label's bold font (of `family` at `scale`), shrunk where `map` is
 /// narrower than its words.
 void fitMessage(QCPItemText* message, const QString& family, double scale, const QCPAxisRect* map);

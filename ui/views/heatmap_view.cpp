@@ -115,7 +115,6 @@ void HeatmapView::setPresentation(bool on) {
 }
 
 void HeatmapView::applySizes() {
-    title_->setFont(sized(kTitlePoints, true));
     fitTitle();
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
         axis->setTickLabelFont(sized(kTickPoints));
@@ -238,7 +237,7 @@ void HeatmapView::setTitle(const QString& title) {
 }
 
 void HeatmapView::fitTitle() {
-    ui::fitTitle(title_, titleText_, plot_->axisRect());
+    ui::fitTitle(title_, titleText_, sized(kTitlePoints, true), plot_->axisRect());
 }
 
 void HeatmapView::fitMessage() {

@@ -73,6 +73,7 @@ public:
     /// Whether masked cells are greyed (a mask of the matrix's shape was given).
     bool showsMaskOverlay() const { return mask_.size() > 0; }
     QString title() const;
+    /// The font the title is drawn in now (smaller than the normal one where the map is narrow).
     QFont titleFont() const;
     QString colourLabel() const;
     /// The short number written in cell (row, column) now; empty when none is (tests).
