@@ -180,7 +180,16 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(properties_, &PropertyPanel::cancelRequested, compute_, &ComputeService::cancelChecks);
     connect(properties_, &PropertyPanel::runAllRequested, compute_, &ComputeService::runAllChecks);
-    connect(properties_, &PropertyPanel::witnessSelected, views_, &ViewsPanel::showWitness);
+    // The witness lies on the maps of its property's comparison: the views outline it when they
+    // draw those, now or once they arrive.
+    connect(properties_, &PropertyPanel::witnessSelected, this,
+            [this](const std::vector<attnlab::WitnessCell>& cells) {
+                QTreeWidgetItem* item = properties_->tree()->currentItem();
+                const QString name = item ? item->text(0) : QString();
+                views_->showWitness(
+                    cells, comparison_->witnessMaps(name, properties_->report(name),
+                                                    properties_->shrinkBox()->isChecked()));
+            });
     // The views follow the property the user selects (a click, or the keys in the list), and
     // the transformation again when the Transform tab is chosen.
     const auto follow = [this](QTreeWidgetItem* item) {

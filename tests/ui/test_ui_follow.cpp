@@ -1,6 +1,7 @@
 // The views follow the selected property (ui/document/comparison_choice.h): clicking
 // logit-symmetry in builtin:alibi-causal draws S beside Sᵀ in the middle column, titled so;
-// choosing the Transform tab, or editing the transformation, draws the transformation again.
+// choosing the Transform tab, or editing the transformation, draws the transformation again. A
+// witness is outlined on the views of its own comparison only (the shrunk one on its few tokens).
 #include "ui/document/comparison_choice.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/transform_editor.h"
@@ -96,6 +97,46 @@ private slots:
         QVERIFY(w.views()->current()->transformText.find("smallest witness") != std::string::npos);
         QVERIFY(viewsAfter(w, [&] { w.properties()->shrinkBox()->setChecked(false); }));
         QCOMPARE(originalScores(w).rows(), 6);
+    }
+
+    void theWitnessIsOutlinedOnTheViewsItBelongsTo() {
+        // causal-model fails equivariance at output row 5, feature 0; its smallest witness keeps
+        // tokens 4 and 5 and names its cell in them: row 0 (token 4), feature 0.
+        MainWindow w;
+        openAndFollow(w, "builtin:causal-model", "permutation-equivariance");
+        HeatmapView* output = w.views()->view(ViewsPanel::Output, ViewsPanel::Original);
+        QCOMPARE(output->matrix().values.rows(), 6);
+        QCOMPARE(output->highlights(), QList<QPoint>{QPoint(5, 0)});
+        QCOMPARE(w.views()->view(ViewsPanel::Output, ViewsPanel::Difference)->highlights(),
+                 QList<QPoint>{QPoint(5, 0)});
+        // The shrunk witness is not outlined on the six tokens still on screen, but on its own two
+        // once they are drawn.
+        QVERIFY(viewsAfter(w, [&] {
+            w.properties()->shrinkBox()->setChecked(true);
+            QCOMPARE(output->highlightCount(), 0);
+        }));
+        QCOMPARE(w.views()->current()->original.labels, (std::vector<std::string>{"x4", "x5"}));
+        QCOMPARE(output->highlights(), QList<QPoint>{QPoint(0, 0)});
+        QVERIFY(viewsAfter(w, [&] { w.properties()->shrinkBox()->setChecked(false); }));
+        QCOMPARE(output->highlights(), QList<QPoint>{QPoint(5, 0)});
+        // Another transformation draws other maps: the witness is not theirs.
+        ExplorerState next = w.document()->state();
+        next.transform.kind = Transform::Kind::Shift;
+        QVERIFY(viewsAfter(w, [&] { QVERIFY(w.document()->edit(next, "shift")); }));
+        QVERIFY(waitForIdle(w));
+        QVERIFY(w.comparison()->property().isEmpty());
+        for (HeatmapView* v : w.views()->allViews())
+            QCOMPARE(v->highlightCount(), 0);
+    }
+
+    void followingLocalityKeepsItsPairOutlinedOnTheDependencyPage() {
+        // window-stray-cell's locality witness: output 3 moved when token 10 was perturbed. The
+        // views drawn for locality are of the same scenario: its dependency page keeps the pair.
+        MainWindow w;
+        openAndFollow(w, "builtin:window-stray-cell", "locality");
+        QVERIFY(w.views()->current()->transformText.starts_with("locality"));
+        QCOMPARE(w.views()->dependencyView()->highlights(), QList<QPoint>{QPoint(3, 10)});
+        QCOMPARE(w.views()->excessView()->highlights(), QList<QPoint>{QPoint(3, 10)});
     }
 
     void theTransformTabDrawsTheTransformationAgain() {

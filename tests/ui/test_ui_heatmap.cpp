@@ -1,5 +1,6 @@
 // HeatmapView: draws a matrix cell for cell, shows exact values in tooltips, pools large maps
-// keeping their peaks, outlines witness cells, overlays masks, and exports non-empty PNG, SVG, PDF.
+// keeping their peaks, shrinks a long title to a narrow map, outlines witness cells, overlays
+// masks, and exports non-empty PNG, SVG, PDF.
 #include "ui/views/heatmap_view.h"
 #include "ui/views/view_export.h"
 
@@ -154,6 +155,29 @@ private slots:
         QCOMPARE(image.pixelColor(top), view.cellColour(0, 0));
         QCOMPARE(image.pixelColor(bottom), view.cellColour(5, 0));
         QVERIFY(view.cellColour(0, 0) != view.cellColour(5, 0));
+    }
+
+    void aLongTitleShrinksToFitANarrowMap() {
+        // The difference column's title of a layer at 1280 px: smaller, but whole; the plot below
+        // keeps the room a title of the normal size leaves, so that it lines up with its
+        // neighbours.
+        const QString title = "layer output  f(P X) − P f(X)";
+        HeatmapView wide(title, HeatmapView::Scale::Diverging);
+        HeatmapView narrow(title, HeatmapView::Scale::Diverging);
+        const auto show = [](HeatmapView& view, int width) {
+            view.resize(width, 240);
+            view.setMatrix(sample());
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            view.plot()->replot();
+        };
+        show(wide, 400);
+        show(narrow, 200);
+        auto* shown = qobject_cast<QCPTextElement*>(narrow.plot()->plotLayout()->element(0, 0));
+        QVERIFY(shown);
+        QCOMPARE(shown->text(), title);
+        QVERIFY(narrow.titleFont().pointSizeF() < wide.titleFont().pointSizeF());
+        QCOMPARE(narrow.plot()->axisRect()->top(), wide.plot()->axisRect()->top());
     }
 
     void outlinesWitnessCellsAndOverlaysTheMask() {

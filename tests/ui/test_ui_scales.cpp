@@ -25,7 +25,8 @@ struct Panel {
     explicit Panel(const Scenario& scenario) {
         views.resize(1100, 800);
         views.show();
-        views.setViews(std::make_shared<const SideBySide>(compareSides(scenario, Transform{})));
+        views.setViews(std::make_shared<const SideBySide>(compareSides(scenario, Transform{})),
+                       DrawnComparison{}); // no witness here
         QCoreApplication::processEvents(); // the redraw is queued
         QCoreApplication::processEvents();
     }

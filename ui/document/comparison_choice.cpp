@@ -34,6 +34,12 @@ void ComparisonChoice::setShrunk(bool shrunk) {
     if (!property_.isEmpty()) apply(true);
 }
 
+DrawnComparison ComparisonChoice::witnessMaps(const QString& property, const PropertyReport* report,
+                                              bool shrunk) const {
+    return {document_->sharedState(),
+            comparisonFor(document_->scenario(), property.toStdString(), report, shrunk)};
+}
+
 void ComparisonChoice::documentChanged() {
     // The report described the previous scenario; the new one's arrives with its checks.
     report_.reset();

@@ -2,11 +2,13 @@
 // comparison of the property the user selected (core/explore/property_comparison.h: S beside
 // Sᵀ for logit symmetry, the shift for shift invariance, ...). A followed property stays followed
 // across edits of the scenario, its witness taken from its report once that arrives; editing
-// the transformation, or choosing the Transform tab, goes back to the transformation.
+// the transformation, or choosing the Transform tab, goes back to the transformation. A witness
+// lies on the maps of its property's comparison (witnessMaps), drawn now or not.
 #pragma once
 
 #include "core/checks/property_report.h"
 #include "core/spec/transform.h"
+#include "ui/document/drawn_comparison.h"
 
 #include <QObject>
 #include <QString>
@@ -35,6 +37,10 @@ public:
     void setShrunk(bool shrunk);
     /// The property followed; empty when the views draw the transformation.
     QString property() const { return property_; }
+    /// The maps `property`'s witness in `report` (its shrunk one, with `shrunk`) lies on: its
+    /// comparison of the current state, whether followed or not.
+    DrawnComparison witnessMaps(const QString& property, const PropertyReport* report,
+                                bool shrunk) const;
 
 private:
     void documentChanged();

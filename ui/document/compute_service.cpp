@@ -84,10 +84,11 @@ void ComputeService::setComparison(Comparison comparison, bool redraw) {
     viewsPool_.start([this, generation, viewsGeneration, state = last_, c = comparison_] {
         if (generation != generation_ || viewsGeneration != viewsGeneration_) return;
         try {
-            auto v = std::make_shared<const SideBySide>(views(*state, c));
-            postViews(generation, viewsGeneration, [this, v, state] {
+            DrawnComparison drawn;
+            auto v = std::make_shared<const SideBySide>(views(state, c, drawn));
+            postViews(generation, viewsGeneration, [this, v, state, drawn] {
                 shown_ = state;
-                emit viewsReady(v);
+                emit viewsReady(v, drawn);
             });
         } catch (const std::exception& e) {
             const QString message = QString::fromStdString(e.what());
@@ -96,13 +97,18 @@ void ComputeService::setComparison(Comparison comparison, bool redraw) {
     });
 }
 
-SideBySide ComputeService::views(const ExplorerState& state, const Comparison& comparison) {
+SideBySide ComputeService::views(const std::shared_ptr<const ExplorerState>& shared,
+                                 const Comparison& comparison, DrawnComparison& drawn) {
+    const ExplorerState& state = *shared;
+    drawn = DrawnComparison::transformationOf(shared);
     if (!comparison) return compareSides(state.scenario, state.transform);
     std::string property;
     try {
         const PropertyComparison c = comparison(state.scenario);
         property = c.property;
-        return compare(state.scenario, c);
+        SideBySide out = compare(state.scenario, c);
+        drawn.comparison = c;
+        return out;
     } catch (const InputError& e) {
         // A comparison this scenario cannot draw (a decode step of an ssm model): the
         // transformation, and why, so that the edit's checks still run.
@@ -178,10 +184,11 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
     }
     try {
         if (drawViews) {
-            auto sides = std::make_shared<const SideBySide>(views(state, comparison));
-            postViews(generation, viewsGeneration, [this, sides, shared] {
+            DrawnComparison drawn;
+            auto sides = std::make_shared<const SideBySide>(views(shared, comparison, drawn));
+            postViews(generation, viewsGeneration, [this, sides, shared, drawn] {
                 shown_ = shared;
-                emit viewsReady(sides);
+                emit viewsReady(sides, drawn);
             });
             auto overview =
                 std::make_shared<const HeadOverview>(headOverview(*sides, Side::Original));

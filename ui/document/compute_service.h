@@ -10,6 +10,7 @@
 #include "core/explore/panel_checks.h"
 #include "core/explore/property_comparison.h"
 #include "core/explore/side_by_side.h"
+#include "ui/document/drawn_comparison.h"
 #include "ui/document/scenario_document.h"
 
 #include <QObject>
@@ -59,7 +60,8 @@ public:
     void waitForDone();
 
 signals:
-    void viewsReady(std::shared_ptr<const SideBySide> views);
+    /// The views of the newest state, with what they draw (drawn_comparison.h).
+    void viewsReady(std::shared_ptr<const SideBySide> views, const DrawnComparison& drawn);
     /// Every layer and head of the original input as thumbnails (after viewsReady).
     void overviewReady(std::shared_ptr<const HeadOverview> overview);
     void viewsFailed(const QString& message);
@@ -84,8 +86,10 @@ private:
              const std::vector<CheckSpec>& checks, bool allChecks, int only, bool drawViews,
              const std::shared_ptr<std::atomic<bool>>& cancelled, const Comparison& comparison,
              quint64 viewsGeneration);
-    /// The views of `state`: `comparison`'s when there is one, else its transformation's.
-    static SideBySide views(const ExplorerState& state, const Comparison& comparison);
+    /// The views of `state`: `comparison`'s when there is one, else its transformation's; `drawn`
+    /// says which.
+    static SideBySide views(const std::shared_ptr<const ExplorerState>& state,
+                            const Comparison& comparison, DrawnComparison& drawn);
     /// Runs `deliver` on the GUI thread if `generation` and `viewsGeneration` are the newest.
     template <class F>
     void postViews(quint64 generation, quint64 viewsGeneration, F&& deliver);

@@ -184,9 +184,10 @@ QList<HeatmapView*> ViewsPanel::allViews() const {
     return all << dependency_ << bound_ << excess_;
 }
 
-void ViewsPanel::setViews(std::shared_ptr<const attnlab::SideBySide> views) {
+void ViewsPanel::setViews(std::shared_ptr<const attnlab::SideBySide> views,
+                          const DrawnComparison& drawn) {
     sides_ = std::move(views);
-    witness_.clear();
+    drawn_ = drawn;
     const QSignalBlocker blockLayer(layer_);
     const int layers = int(sides_->original.layers.size());
     const int keep = std::min(layer(), layers - 1);
@@ -266,8 +267,9 @@ void ViewsPanel::redraw() {
     warnings_->setText(warnings.join("\n"));
     warnings_->setVisible(!warnings.isEmpty());
 
-    // Witness outlines for this layer and head.
+    // Witness outlines for this layer and head, when these maps are the witness's.
     const int layerCount = int(s.layerCount());
+    const bool itsMaps = witnessOn_.sameMaps(drawn_);
     for (int r = 0; r < RowCount; ++r) {
         QList<QPoint> cells;
         for (const WitnessCell& w : witness_) {
@@ -275,16 +277,17 @@ void ViewsPanel::redraw() {
             const bool mapMatches = (r == Output && w.map == WitnessCell::Map::Output) ||
                                     (r == Weights && w.map == WitnessCell::Map::Weights) ||
                                     (r == Scores && w.map == WitnessCell::Map::Scores);
-            if (mapMatches && wl == int(l) && (w.head < 0 || w.head == int(h)))
+            if (itsMaps && mapMatches && wl == int(l) && (w.head < 0 || w.head == int(h)))
                 cells << QPoint(w.row, w.column);
         }
         for (int c = 0; c < ColumnCount; ++c) // a decode step's rows are not the witness's
             views_[r][c]->setHighlights(
                 c == Original || s.transformed.keyLabels.empty() ? cells : QList<QPoint>());
     }
-    QList<QPoint> depCells;
+    QList<QPoint> depCells; // the dependency page is of the state, whatever the comparison
     for (const WitnessCell& w : witness_)
-        if (w.map == WitnessCell::Map::Dependency) depCells << QPoint(w.row, w.column);
+        if (w.map == WitnessCell::Map::Dependency && witnessOn_.state == drawn_.state)
+            depCells << QPoint(w.row, w.column);
     dependency_->setHighlights(depCells);
     excess_->setHighlights(depCells);
     for (HeatmapView* v : {dependency_, bound_, excess_})
@@ -292,8 +295,9 @@ void ViewsPanel::redraw() {
     redrawPositions();
 }
 
-void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells) {
+void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells, const DrawnComparison& on) {
     witness_ = cells;
+    witnessOn_ = on;
     if (sides_ && !cells.empty()) {
         const WitnessCell& w = cells.front();
         if (w.map == WitnessCell::Map::Dependency) {

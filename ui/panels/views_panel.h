@@ -3,15 +3,16 @@
 // the mask over the weights, and a second page with the measured dependency map next to the bound
 // the masks imply, and a page of every layer x head as small maps (click one to show it). Token
 // strings, when the tokens have them, name the axes. Witness cells of a failing property are
-// outlined. The original and transformed maps of a row share one colour range unless "per-map
-// scales" is ticked; "numbers" writes values in cells (automatic, forced on, forced off);
-// presentation mode enlarges every map's fonts and lines.
+// outlined on the maps they lie on (not on another comparison's). The original and transformed maps
+// of a row share one colour range unless "per-map scales" is ticked; "numbers" writes values in
+// cells (automatic, forced on, forced off); presentation mode enlarges every map's fonts and lines.
 #pragma once
 
 #include "core/checks/property_report.h"
 #include "core/checks/witness.h"
 #include "core/explore/head_overview.h"
 #include "core/explore/side_by_side.h"
+#include "ui/document/drawn_comparison.h"
 
 #include <QWidget>
 
@@ -38,12 +39,15 @@ public:
 
     explicit ViewsPanel(QWidget* parent = nullptr);
 
-    void setViews(std::shared_ptr<const attnlab::SideBySide> views);
+    /// Draws `views`, which draw `drawn`.
+    void setViews(std::shared_ptr<const attnlab::SideBySide> views, const DrawnComparison& drawn);
     void setOverview(std::shared_ptr<const attnlab::HeadOverview> overview);
     /// Shows the dependency and bound maps of a locality or causality report (null clears).
     void setDependencyReport(const attnlab::PropertyReport* report);
-    /// Outlines these witness cells, switching layer and head to where they are.
-    void showWitness(const std::vector<attnlab::WitnessCell>& cells);
+    /// Outlines these witness cells, which lie on the maps `on` (the side-by-side maps when they
+    /// draw those, the dependency page when it is of that state), switching layer and head to
+    /// where they are.
+    void showWitness(const std::vector<attnlab::WitnessCell>& cells, const DrawnComparison& on);
 
     void setLayer(int layer);
     /// Shows layer `layer`, head `head` on the side-by-side page.
@@ -95,7 +99,9 @@ private:
     QCheckBox* numbers_;
     ElidedLabel* summary_;
     QLabel* warnings_;
+    DrawnComparison drawn_; // what sides_ draws
     std::vector<attnlab::WitnessCell> witness_;
+    DrawnComparison witnessOn_; // the maps witness_ lies on
     bool redrawPending_ = false;
     /// The head on screen, its maps made once for the three sides: a redraw that keeps the head
     /// (a witness, a new summary) converts nothing again.

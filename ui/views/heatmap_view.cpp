@@ -5,6 +5,7 @@
 #include "core/io/short_number.h"
 #include "ui/views/cell_numbers.h"
 #include "ui/views/color_maps.h"
+#include "ui/views/heatmap_sizes.h"
 
 #include <QEvent>
 #include <QToolTip>
@@ -22,9 +23,6 @@ QCPRange centres(Eigen::Index cells, int block) {
     return {half, double(cells - 1) * block + half};
 }
 
-/// Point sizes at the normal scale: token strings larger than index ticks, to be read from a
-/// distance.
-constexpr double kTitlePoints = 9, kTokenPoints = 9, kTickPoints = 7, kNumberPoints = 8;
 /// The smallest cell (pixels, normal scale) that "numbers" forced on writes into.
 constexpr double kNumberCellPixels = 18;
 /// Automatic numbers up to this many rows and columns.
@@ -106,10 +104,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
 }
 
 QFont HeatmapView::sized(double points, bool bold) const {
-    QFont f(font().family());
-    f.setPointSizeF(points * sizeScale_);
-    f.setBold(bold);
-    return f;
+    return sizedFont(font().family(), points, sizeScale_, bold);
 }
 
 void HeatmapView::setPresentation(bool on) {
@@ -120,7 +115,6 @@ void HeatmapView::setPresentation(bool on) {
 }
 
 void HeatmapView::applySizes() {
-    title_->setFont(sized(kTitlePoints, true));
     fitTitle();
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
         axis->setTickLabelFont(sized(kTickPoints));
@@ -129,7 +123,7 @@ void HeatmapView::applySizes() {
     colorScale_->setBarWidth(int(8 * sizeScale_));
     numbers_->setFont(sized(kNumberPoints));
     fitMessage();
-    labelSteps_ = {0, 0}; // token labels in the new font
+    ticks_.reset(); // token labels in the new font
     updateTicks();
     redrawHighlights();
     updateNumbers();
@@ -243,21 +237,11 @@ void HeatmapView::setTitle(const QString& title) {
 }
 
 void HeatmapView::fitTitle() {
-    const int width = plot_->axisRect()->outerRect().width();
-    const QString shown =
-        width > 0 ? QFontMetrics(title_->font()).elidedText(titleText_, Qt::ElideRight, width)
-                  : titleText_;
-    if (shown != title_->text()) title_->setText(shown);
+    ui::fitTitle(title_, titleText_, sized(kTitlePoints, true), plot_->axisRect());
 }
 
 void HeatmapView::fitMessage() {
-    // As large as a token label, smaller where the map is narrower than the words.
-    QFont font = sized(kTokenPoints, true);
-    const double room = 0.9 * plot_->axisRect()->rect().width();
-    const double width = QFontMetricsF(font).horizontalAdvance(message_->text()) + 12;
-    if (room > 0 && width > room)
-        font.setPointSizeF(std::max(6.0, font.pointSizeF() * room / width));
-    if (font != message_->font()) message_->setFont(font);
+    ui::fitMessage(message_, font().family(), sizeScale_, plot_->axisRect());
 }
 
 QString HeatmapView::title() const {
@@ -288,7 +272,7 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     const double height = double(v.rows()) * matrix_.rowBlock;
     plot_->xAxis->setRange(-0.5, width - 0.5);
     plot_->yAxis->setRange(-0.5, height - 0.5);
-    labelSteps_ = {0, 0};
+    ticks_.reset();
     updateTicks();
     mask_ = {}; // a new matrix drops the old overlay (setMaskOverlay gives the new one)
     overlay_->setVisible(false);
@@ -306,71 +290,13 @@ void HeatmapView::setAxisLabels(const std::vector<std::string>& rows,
         r << QString::fromStdString(label);
     for (const std::string& label : columns)
         c << QString::fromStdString(label);
-    if (r == rowLabels_ && c == columnLabels_) return;
-    rowLabels_ = r;
-    columnLabels_ = c;
-    labelSteps_ = {0, 0};
+    if (!ticks_.setLabels(r, c)) return;
     updateTicks();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-int HeatmapView::labelStep(const QStringList& labels, int pixels) const {
-    const int line = QFontMetrics(sized(kTokenPoints)).height();
-    return std::max(1, int(std::ceil(double(labels.size()) * line / std::max(pixels, 1))));
-}
-
 void HeatmapView::updateTicks() {
-    const auto& v = matrix_.values;
-    if (v.size() == 0) return;
-    const QRect area = plot_->axisRect()->rect();
-    const double extents[] = {double(v.rows()) * matrix_.rowBlock,
-                              double(v.cols()) * matrix_.colBlock};
-    const QStringList* labels[] = {&rowLabels_, &columnLabels_};
-    QCPAxis* axes[] = {plot_->yAxis, plot_->xAxis};
-    const int pixels[] = {area.height(), area.width()};
-    // Up to 16 indices: every one that has room for its digits (a negative step: indices).
-    const auto indexStep = [&](int a) {
-        const QFontMetrics metrics(sized(kTickPoints));
-        const double room = a == 0 ? metrics.height() : metrics.horizontalAdvance("00") + 4;
-        const double perIndex = pixels[a] / std::max(extents[a], 1.0);
-        return -std::max(1, int(std::ceil(room / std::max(perIndex, 1.0))));
-    };
-    const std::pair<int, int> steps{
-        rowLabels_.isEmpty() ? indexStep(0) : labelStep(rowLabels_, pixels[0]),
-        columnLabels_.isEmpty() ? indexStep(1) : labelStep(columnLabels_, pixels[1])};
-    if (steps == labelSteps_) return;
-    labelSteps_ = steps;
-    const int stepOf[] = {steps.first, steps.second};
-    for (int a = 0; a < 2; ++a) {
-        QCPAxis* axis = axes[a];
-        if (stepOf[a] > 0) {
-            // Token strings, elided so that a long one does not push the map aside.
-            auto text = QSharedPointer<QCPAxisTickerText>::create();
-            const QFontMetrics metrics(sized(kTokenPoints));
-            for (int i = 0; i < labels[a]->size(); i += stepOf[a])
-                text->addTick(i, metrics.elidedText(labels[a]->at(i), Qt::ElideRight,
-                                                    metrics.horizontalAdvance("M") * 7));
-            axis->setTicker(text);
-            axis->setTickLabelFont(sized(kTokenPoints));
-            axis->setTickLabelRotation(axis == plot_->xAxis ? 90 : 0);
-            axis->setSubTicks(false);
-        } else if (extents[a] <= 16) { // every token index that fits, for small inputs
-            auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
-            fixed->setTickStep(-stepOf[a]);
-            fixed->setScaleStrategy(QCPAxisTickerFixed::ssNone);
-            axis->setTicker(fixed);
-        } else { // a few round indices for large ones
-            auto automatic = QSharedPointer<QCPAxisTicker>::create();
-            automatic->setTickCount(4);
-            axis->setTicker(automatic);
-        }
-        if (stepOf[a] <= 0) {
-            axis->setTickLabelFont(sized(kTickPoints));
-            axis->setTickLabelRotation(0);
-            axis->setSubTicks(true);
-        }
-    }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    ticks_.update(plot_, matrix_, font().family(), sizeScale_);
 }
 
 QStringList HeatmapView::tickLabels(Qt::Orientation orientation) const {
@@ -484,7 +410,7 @@ QString HeatmapView::cellText(int row, int column) const {
     };
     if (!matrix_.pooled())
         return QString("[%1, %2] = %3")
-            .arg(named(rowLabels_, row), named(columnLabels_, column), value);
+            .arg(named(ticks_.rowLabels(), row), named(ticks_.columnLabels(), column), value);
     return QString("rows %1–%2, columns %3–%4: largest |value| %5")
         .arg(i * matrix_.rowBlock)
         .arg((i + 1) * matrix_.rowBlock - 1)

@@ -11,6 +11,7 @@
 
 #include "core/explore/side_by_side.h"
 #include "core/io/color_maps.h"
+#include "ui/views/heatmap_layout.h"
 
 #include <QColor>
 #include <QPoint>
@@ -72,6 +73,7 @@ public:
     /// Whether masked cells are greyed (a mask of the matrix's shape was given).
     bool showsMaskOverlay() const { return mask_.size() > 0; }
     QString title() const;
+    /// The font the title is drawn in now (smaller than the normal one where the map is narrow).
     QFont titleFont() const;
     QString colourLabel() const;
     /// The short number written in cell (row, column) now; empty when none is (tests).
@@ -110,17 +112,14 @@ private:
     bool numbersWanted() const;
     /// The colour bar's label and the words across a zero or rounding-only difference.
     void updateLegend();
-    /// The title elided to the width over the map (the whole text stays in title()).
+    /// The title and the message fitted to the map's width (the whole title stays in title()).
     void fitTitle();
-    /// The message's font: a token label's, shrunk to fit the map's width.
     void fitMessage();
     /// Sets every font and line width for the current presentation scale.
     void applySizes();
     QFont sized(double points, bool bold = false) const;
-    /// Ticks on both axes: token strings every `step` tokens, else indices.
+    /// Ticks on both axes for the current matrix, size and labels (heatmap_layout.h).
     void updateTicks();
-    /// Every how many tokens an axis of this many pixels has room for a label.
-    int labelStep(const QStringList& labels, int pixels) const;
 
     QCustomPlot* plot_;
     QCPColorMap* map_;
@@ -140,9 +139,7 @@ private:
     BoolMatrix mask_;                        // the overlay's source (empty: none)
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
-    QStringList rowLabels_, columnLabels_;
-    /// Rows, columns: every k-th token label (k > 0) or index (-k); 0: to be computed.
-    std::pair<int, int> labelSteps_{0, 0};
+    HeatmapTicks ticks_;
 };
 
 } // namespace attnlab::ui

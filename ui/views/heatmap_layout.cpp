@@ -1,0 +1,115 @@
+// Laying out a heatmap's ticks, title and message.
+#include "ui/views/heatmap_layout.h"
+
+#include "ui/views/heatmap_sizes.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab::ui {
+
+namespace {
+
+/// Every how many tokens an axis of this many pixels has room for a label in `font`.
+int labelStep(const QStringList& labels, int pixels, const QFont& font) {
+    const int line = QFontMetrics(font).height();
+    return std::max(1, int(std::ceil(double(labels.size()) * line / std::max(pixels, 1))));
+}
+
+} // namespace
+
+bool HeatmapTicks::setLabels(const QStringList& rows, const QStringList& columns) {
+    if (rows == rows_ && columns == columns_) return false;
+    rows_ = rows;
+    columns_ = columns;
+    reset();
+    return true;
+}
+
+void HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QString& family,
+                          double scale) {
+    const auto& v = matrix.values;
+    if (v.size() == 0) return;
+    const QFont tokenFont = sizedFont(family, kTokenPoints, scale);
+    const QFont tickFont = sizedFont(family, kTickPoints, scale);
+    const QRect area = plot->axisRect()->rect();
+    const double extents[] = {double(v.rows()) * matrix.rowBlock,
+                              double(v.cols()) * matrix.colBlock};
+    const QStringList* labels[] = {&rows_, &columns_};
+    QCPAxis* axes[] = {plot->yAxis, plot->xAxis};
+    const int pixels[] = {area.height(), area.width()};
+    // Up to 16 indices: every one that has room for its digits (a negative step: indices).
+    const auto indexStep = [&](int a) {
+        const QFontMetrics metrics(tickFont);
+        const double room = a == 0 ? metrics.height() : metrics.horizontalAdvance("00") + 4;
+        const double perIndex = pixels[a] / std::max(extents[a], 1.0);
+        return -std::max(1, int(std::ceil(room / std::max(perIndex, 1.0))));
+    };
+    const std::pair<int, int> steps{
+        rows_.isEmpty() ? indexStep(0) : labelStep(rows_, pixels[0], tokenFont),
+        columns_.isEmpty() ? indexStep(1) : labelStep(columns_, pixels[1], tokenFont)};
+    if (steps == steps_) return;
+    steps_ = steps;
+    const int stepOf[] = {steps.first, steps.second};
+    for (int a = 0; a < 2; ++a) {
+        QCPAxis* axis = axes[a];
+        if (stepOf[a] > 0) {
+            // Token strings, elided so that a long one does not push the map aside.
+            auto text = QSharedPointer<QCPAxisTickerText>::create();
+            const QFontMetrics metrics(tokenFont);
+            for (int i = 0; i < labels[a]->size(); i += stepOf[a])
+                text->addTick(i, metrics.elidedText(labels[a]->at(i), Qt::ElideRight,
+                                                    metrics.horizontalAdvance("M") * 7));
+            axis->setTicker(text);
+            axis->setTickLabelFont(tokenFont);
+            axis->setTickLabelRotation(axis == plot->xAxis ? 90 : 0);
+            axis->setSubTicks(false);
+        } else if (extents[a] <= 16) { // every token index that fits, for small inputs
+            auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
+            fixed->setTickStep(-stepOf[a]);
+            fixed->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+            axis->setTicker(fixed);
+        } else { // a few round indices for large ones
+            auto automatic = QSharedPointer<QCPAxisTicker>::create();
+            automatic->setTickCount(4);
+            axis->setTicker(automatic);
+        }
+        if (stepOf[a] <= 0) {
+            axis->setTickLabelFont(tickFont);
+            axis->setTickLabelRotation(0);
+            axis->setSubTicks(true);
+        }
+    }
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void fitTitle(QCPTextElement* title, const QString& text, const QFont& font,
+              const QCPAxisRect* map) {
+    // The title's line keeps the height of `font`, so that a map's title shrunk to fit does not
+    // give its plot more room than its neighbours'.
+    title->setMinimumSize(0, QFontMetrics(font).height());
+    const int width = map->outerRect().width();
+    QFont fitted = font;
+    const double smallest = font.pointSizeF() * kTickPoints / kTitlePoints;
+    while (width > 0 && fitted.pointSizeF() > smallest &&
+           QFontMetricsF(fitted).horizontalAdvance(text) > width)
+        fitted.setPointSizeF(std::max(smallest, fitted.pointSizeF() - 0.25));
+    const QString shown =
+        width > 0 ? QFontMetrics(fitted).elidedText(text, Qt::ElideRight, width) : text;
+    if (fitted != title->font()) title->setFont(fitted);
+    if (shown != title->text()) title->setText(shown);
+}
+
+void fitMessage(QCPItemText* message, const QString& family, double scale, const QCPAxisRect* map) {
+    // As large as a token label, smaller where the map is narrower than the words.
+    QFont font = sizedFont(family, kTokenPoints, scale, true);
+    const double room = 0.9 * map->rect().width();
+    const double width = QFontMetricsF(font).horizontalAdvance(message->text()) + 12;
+    if (room > 0 && width > room)
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() * room / width));
+    if (font != message->font()) message->setFont(font);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,22 @@
+// The sizes a heatmap's texts are drawn at: point sizes at the normal scale (presentation mode
+// multiplies them), shared by the view and the layout of its ticks, title and message.
+#pragma once
+
+#include <QFont>
+#include <QString>
+
+namespace attnlab::ui {
+
+/// Point sizes at the normal scale: token strings larger than index ticks, to be read from a
+/// distance.
+inline constexpr double kTitlePoints = 9, kTokenPoints = 9, kTickPoints = 7, kNumberPoints = 8;
+
+/// A font of `family` at `points` times `scale` (1, or presentation mode's enlargement).
+inline QFont sizedFont(const QString& family, double points, double scale, bool bold = false) {
+    QFont f(family);
+    f.setPointSizeF(points * scale);
+    f.setBold(bold);
+    return f;
+}
+
+} // namespace attnlab::ui
