@@ -201,6 +201,27 @@ private slots:
         QCOMPARE(int(masked.size()), 9);
     }
 
+    // A blocked key has weight exactly 0, not the smallest value a vectorised exp reaches: a huge
+    // value behind the mask must not leak into any output row (it did, by 1e-39 of it, while
+    // also taking the processor's slow subnormal path).
+    void aBlockedKeysValueNeverReachesTheOutput() {
+        const int n = 40;
+        const Matrix<float> q = data<float>(n, 8, 1), k = data<float>(n, 8, 2);
+        Matrix<float> v = data<float>(n, 4, 3);
+        const MixerSpec softmax;
+        for (KernelTiles tiles : {KernelTiles{8, 16}, KernelTiles{}}) {
+            Matrix<float> huge = v;
+            huge.row(n - 1).setConstant(3e38f); // allowed to the last query only (causal)
+            const Matrix<float> plain =
+                fusedAttention<float>(softmax, MaskSpec::causal(), {{&q, &k, &v, {}}}, tiles)
+                    .outputs.front();
+            const Matrix<float> withHuge =
+                fusedAttention<float>(softmax, MaskSpec::causal(), {{&q, &k, &huge, {}}}, tiles)
+                    .outputs.front();
+            QVERIFY(withHuge.topRows(n - 1) == plain.topRows(n - 1));
+        }
+    }
+
     // The throw is in the variant's code, which has its own copy of InputError's type_info: the
     // catch here must still match it (by name).
     void refusesSsm() {
