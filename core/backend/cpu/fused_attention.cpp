@@ -35,25 +35,24 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
         if (tile.rows() == 0) continue;
         if (job.kind == MixerSpec::Kind::Softmax) { // running max, rescaling what came before
             const Column<T> newMax = runMax.max(tile.colwise().maxCoeff().transpose().array());
+            const Column<T> shift = (newMax == minusInf).select(T(0), newMax);
+            // What came before, at the new maximum: 0 where nothing did.
+            const Column<T> rescale = (runMax == minusInf).select(T(0), (runMax - shift).exp());
+            auto weights = tile.array();
             // Eigen's vectorised exp clamps its argument, so exp(-inf) is the smallest value it
             // reaches, a subnormal, not 0: a masked key would get a tiny weight, and the product
             // with V would take the processor's slow subnormal path (4x slower than the dense
             // tile's on an AVX-512 Xeon). Blocked entries of a partial tile are set to 0.
-            const bool blocked = job.grid.at(block, kb) != TileKind::Full;
-            for (Eigen::Index i = 0; i < rows; ++i) {
-                const T shift = newMax(i) == minusInf ? T(0) : newMax(i);
-                auto weights = tile.col(i).array();
-                if (blocked)
-                    weights = (weights == minusInf).select(T(0), (weights - shift).exp());
+            const bool partial = job.grid.at(block, kb) != TileKind::Full;
+            for (Eigen::Index i = 0; i < rows; ++i) { // one contiguous column per query
+                auto column = weights.col(i);
+                if (partial)
+                    column = (column == minusInf).select(T(0), (column - shift(i)).exp());
                 else
-                    weights = (weights - shift).exp();
-                // exp(-inf) = 0 and exp(0) = 1 exactly, without the library's slow edge paths.
-                const T rescale = runMax(i) == minusInf ? T(0)
-                                  : runMax(i) == shift  ? T(1)
-                                                        : std::exp(runMax(i) - shift);
-                total(i) = rescale * total(i) + tile.col(i).sum();
-                if (rescale != T(1)) acc.row(i) *= rescale;
+                    column = (column - shift(i)).exp();
             }
+            total = rescale * total + weights.colwise().sum().transpose();
+            acc.array().colwise() *= rescale;
             runMax = newMax;
         } else {
             total += tile.colwise().sum().transpose().array();
