@@ -147,7 +147,7 @@ PropertyComparison splitComparison(const Scenario& s, const std::string& propert
     c.property = property;
     if (report && report->checked.contains("seed") && report->checked.at("seed").is_number())
         c.seed = report->checked.at("seed").get<std::uint64_t>();
-    const std::size_t batch = 1 + (s.batch.empty() ? std::size_t(kDrawnSequences) : s.batch.size());
+    const std::size_t batch = 1 + batchMates(s, c.seed).size();
     const std::string sequences =
         std::to_string(batch) + " sequences (" +
         (s.batch.empty() ? "the tokens and " + std::to_string(kDrawnSequences) + " drawn"
@@ -306,6 +306,16 @@ SideBySide compareSplit(const Scenario& s, const PropertyComparison& c) {
 }
 
 } // namespace
+
+bool PropertyComparison::drawsSameAs(const PropertyComparison& other) const {
+    PropertyComparison a = *this, b = other;
+    for (PropertyComparison* c : {&a, &b}) {
+        c->summary.clear();
+        c->note.clear();
+        if (c->kind != Kind::Blocks && c->kind != Kind::Split) c->property.clear();
+    }
+    return a == b;
+}
 
 SideBySide compare(const Scenario& whole, const PropertyComparison& comparison) {
     const Scenario scenario =

@@ -35,6 +35,9 @@ struct PropertyComparison {
     /// both sides are the same.
     std::string note;
     bool operator==(const PropertyComparison&) const = default;
+    /// Whether `other` evaluates the same maps: everything but the words (summary, note), and
+    /// the property only where it decides the evaluation (blocks: tiles or chunks; split: how).
+    bool drawsSameAs(const PropertyComparison& other) const;
 };
 
 /// The comparison that shows `property` on `scenario`, taking its witness (the perturbed token,

@@ -316,7 +316,6 @@ SideBySide compute(const Scenario& s, const Transform& t) {
     return out;
 }
 
-/// The scenario's model beside `other` evaluating the same tokens (keeping its maps or not).
 /// The scenario's tokens `x` evaluated as `e` says, on `scenarioModel` unless `e` names another.
 template <class T>
 std::shared_ptr<const Trace<T>> evaluated(const Scenario& s, const Model<T>& scenarioModel,
@@ -333,6 +332,7 @@ std::shared_ptr<const Trace<T>> evaluated(const Scenario& s, const Model<T>& sce
         std::move(model.forwardBatch(batch, maps, e.how).front()));
 }
 
+/// The scenario's tokens evaluated as `original` says beside the same tokens evaluated as `other`.
 template <class T>
 SideBySide computeEvaluations(const Scenario& s, const Evaluated& original,
                               const Evaluated& other) {
@@ -352,6 +352,9 @@ SideBySide computeEvaluations(const Scenario& s, const Evaluated& original,
     return out;
 }
 
+/// S beside Sᵀ: one forward, whose maps the transformed side shows transposed (the masks too)
+/// and the difference as Sᵀ − S (Aᵀ − A); the outputs have no transposed counterpart and stay
+/// empty.
 template <class T>
 SideBySide computeTransposed(const Scenario& s) {
     checkMapMemory(s, 1);

@@ -244,6 +244,24 @@ private slots:
                  std::string("0"));
     }
 
+    void comparisonsDrawTheSameMapsWhenTheyEvaluateAlike() {
+        const Scenario s = loadScenario("builtin:parallel-float32");
+        const PropertyComparison split = comparisonFor(s, "tensor-parallel");
+        PropertyComparison reworded = split;
+        reworded.summary = "other words";
+        reworded.note = "a note";
+        QVERIFY(split.drawsSameAs(reworded));
+        // Both are Kind::Split with the same fields otherwise: the property decides the maps.
+        QVERIFY(!split.drawsSameAs(comparisonFor(s, "batch-invariance")));
+        // The transformation's maps are the same whichever property draws them.
+        PropertyComparison equivariance = comparisonFor(s, "permutation-equivariance");
+        PropertyComparison plain = equivariance;
+        plain.property.clear();
+        QVERIFY(equivariance.drawsSameAs(plain));
+        plain.transform.shift = 3;
+        QVERIFY(!equivariance.drawsSameAs(plain));
+    }
+
     void undrawnPropertiesSayWhatTheyCompare() {
         const Scenario s = loadScenario("builtin:alibi-causal");
         const SideBySide sides = compare(s, comparisonFor(s, "gradient"));

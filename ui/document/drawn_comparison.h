@@ -21,12 +21,9 @@ struct DrawnComparison {
         if (drawn.state) drawn.comparison.transform = drawn.state->transform;
         return drawn;
     }
-    /// Whether `other` draws the same maps: of the same state, compared the same way (their
-    /// property, summary and notes aside).
+    /// Whether `other` draws the same maps: of the same state, compared the same way.
     bool sameMaps(const DrawnComparison& other) const {
-        const PropertyComparison &a = comparison, &b = other.comparison;
-        return state && state == other.state && a.kind == b.kind && a.transform == b.transform &&
-               a.permutation == b.permutation && a.blockSize == b.blockSize && a.tokens == b.tokens;
+        return state && state == other.state && comparison.drawsSameAs(other.comparison);
     }
 };
 
