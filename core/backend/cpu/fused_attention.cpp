@@ -19,15 +19,23 @@ struct Job {
     const BlockClassification& grid;
 };
 
+// One head's keys and values, packed once for all its query blocks.
+template <class T>
+struct PackedHead {
+    PackedKeys<T> keys;
+    PackedValues<T> values;
+};
+
 // The rows of one query block of one head's output; marks the rows that saw an allowed key.
 template <class T>
-void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, Matrix<T>& out,
-                      BoolColumn* seenRows) {
+void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
+                      int block, Matrix<T>& out, BoolColumn* seenRows) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
-    ScoreTiles<T> scores(job.kind, job.scale, job.mask, job.grid, head, block);
+    ScoreTiles<T> scores(job.kind, job.scale, job.mask, job.grid, head, packed.keys, block);
     const int rows = scores.rows();
-    Matrix<T> acc = Matrix<T>::Zero(rows, head.v->cols()); // Σ w·V[t]
-    Column<T> total = Column<T>::Zero(rows);               // Σ w
+    const PackedValues<T>& values = packed.values;
+    Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query
+    Column<T> total = Column<T>::Zero(rows);                // Σ w
     Column<T> runMax = Column<T>::Constant(rows, minusInf);
     BoolColumn seen = BoolColumn::Constant(rows, false);
     for (int kb = 0; kb < job.grid.tileCols; ++kb) {
@@ -52,16 +60,18 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, int block, M
                     column = (column - shift(i)).exp();
             }
             total = rescale * total + weights.colwise().sum().transpose();
-            acc.array().colwise() *= rescale;
+            acc.array().rowwise() *= rescale.transpose();
             runMax = newMax;
         } else {
             total += tile.colwise().sum().transpose().array();
         }
-        acc.noalias() += tile.transpose() * head.v->middleRows(kb * job.grid.colTile, tile.rows());
+        blockProduct(true, rows, values.stride(), int(tile.rows()), tile.data(),
+                     scores.scratchStride(), values.row(kb * job.grid.colTile), values.stride(),
+                     acc.data(), values.stride());
     }
     if (job.kind != MixerSpec::Kind::Raw)
-        acc = seen.select(total.inverse(), T(0)).matrix().asDiagonal() * acc;
-    out.middleRows(scores.firstRow(), rows) = acc;
+        acc.array().rowwise() *= seen.select(total.inverse(), T(0)).transpose();
+    out.middleRows(scores.firstRow(), rows) = acc.topRows(values.width()).transpose();
     if (seenRows) seenRows->segment(scores.firstRow(), rows) = seen;
 }
 
@@ -94,6 +104,9 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     for (long block = blocks - 1; block >= 0; --block)
         if (!reuse || reuse->recomputes(grid, int(block))) computed.push_back(int(block));
     const auto count = long(computed.size());
+    std::vector<PackedHead<T>> packed;
+    for (const HeadInputs<T>& h : heads)
+        packed.push_back({PackedKeys<T>(*h.k, grid.colTile), PackedValues<T>(*h.v)});
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /
@@ -102,7 +115,7 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         long(heads.size()) * count,
         [&](long task) {
             const auto head = std::size_t(task / count);
-            attendQueryBlock<T>(job, heads[head], computed[std::size_t(task % count)],
+            attendQueryBlock<T>(job, heads[head], packed[head], computed[std::size_t(task % count)],
                                 result.outputs[head], head == 0 ? &seen : nullptr);
         },
         work);

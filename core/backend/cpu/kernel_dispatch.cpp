@@ -18,6 +18,9 @@ extern const KernelTable kernelTable;
 namespace x86_64_v3 {
 extern const KernelTable kernelTable;
 }
+namespace x86_64_v4 {
+extern const KernelTable kernelTable;
+}
 #else
 namespace fixed {
 extern const KernelTable kernelTable;
@@ -37,8 +40,13 @@ std::vector<Variant> variants() {
     __builtin_cpu_init();
     const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                     __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    // x86-64-v4: AVX-512 F, BW, CD, DQ and VL on top of v3.
+    const bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                    __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+                    __builtin_cpu_supports("avx512vl");
     return {{{"x86-64", "SSE2", true}, &x86_64::kernelTable},
-            {{"x86-64-v3", "AVX2+FMA", v3}, &x86_64_v3::kernelTable}};
+            {{"x86-64-v3", "AVX2+FMA", v3}, &x86_64_v3::kernelTable},
+            {{"x86-64-v4", "AVX-512", v4}, &x86_64_v4::kernelTable}};
 #else
     return {{{ATTNLAB_CPU_FIXED_NAME, "fixed at build time", true}, &fixed::kernelTable}};
 #endif

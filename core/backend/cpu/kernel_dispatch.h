@@ -24,7 +24,7 @@ std::vector<CpuKernelVariant> cpuKernelVariants();
 /// The variant chosen.
 const CpuKernelVariant& chosenCpuKernels();
 
-/// "kernels x86-64-v3 (AVX2+FMA), chosen at run time; variants: x86-64, x86-64-v3".
+/// "kernels x86-64-v4 (AVX-512), chosen at run time; variants: x86-64, x86-64-v3, x86-64-v4".
 std::string cpuKernelsSummary();
 
 /// The chosen variant's table.

@@ -57,10 +57,11 @@ namespace {
 // covers whole pooled rows, so blocks never share a cell).
 template <class T>
 void poolQueryBlock(MixerSpec::Kind kind, T scale, const MaskSpec& mask,
-                    const BlockClassification& grid, const HeadInputs<T>& head, int block,
-                    Eigen::Index bh, Eigen::Index bw, Matrix<T>& pooled) {
+                    const BlockClassification& grid, const HeadInputs<T>& head,
+                    const PackedKeys<T>& keys, int block, Eigen::Index bh, Eigen::Index bw,
+                    Matrix<T>& pooled) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
-    ScoreTiles<T> scores(kind, scale, mask, grid, head, block);
+    ScoreTiles<T> scores(kind, scale, mask, grid, head, keys, block);
     const int rows = scores.rows(), s0 = scores.firstRow();
     // Pass 1: the row max and sum the weights are normalised by.
     Column<T> total = Column<T>::Zero(rows), rowMax = Column<T>::Constant(rows, minusInf);
@@ -125,8 +126,9 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
     const T scale = mixerScale<T>(mixer, int(head.q->cols()));
     Matrix<T> pooled = Matrix<T>::Constant((n + bh - 1) / bh, (n + bw - 1) / bw,
                                            -std::numeric_limits<T>::infinity());
+    const PackedKeys<T> keys(*head.k, grid.colTile);
     parallelFor(grid.tileRows, [&](long block) {
-        poolQueryBlock<T>(mixer.kind, scale, mask, grid, head, int(block), bh, bw, pooled);
+        poolQueryBlock<T>(mixer.kind, scale, mask, grid, head, keys, int(block), bh, bw, pooled);
     });
     return pooled;
 }

@@ -1,10 +1,12 @@
 // Inside the kernels: the tiles of one query block's scores, held keys x queries (each query's
 // row of weights is one contiguous column), with the scale, the distance bias and the mask
 // applied, ready for the mixer: softmax gets blocked entries -inf, softmax_like 1 + relu(s) and
-// raw s with blocked entries 0. Shared by the fused kernel and the pooled weight map.
+// raw s with blocked entries 0. Shared by the fused kernel and the pooled weight map. The scores
+// are the block product (block_product.h) of the scaled queries with the packed keys.
 #pragma once
 
 #include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/packed_head.h"
 #include "core/spec/block_classification.h"
 
 #include <algorithm>
@@ -23,25 +25,31 @@ class ScoreTiles {
 public:
     static constexpr T minusInf = -std::numeric_limits<T>::infinity();
 
+    /// `keys`: the head's keys packed in the grid's key blocks.
     ScoreTiles(MixerSpec::Kind kind, T scale, const MaskSpec& mask, const BlockClassification& grid,
-               const HeadInputs<T>& head, int block)
-        : kind_(kind), mask_(mask), grid_(grid), head_(head), block_(block),
+               const HeadInputs<T>& head, const PackedKeys<T>& keys, int block)
+        : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), block_(block),
           s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
-          qt_(scale * head.q->middleRows(s0_, rows_).transpose()), scratch_(grid.colTile, rows_) {
+          queries_(scale * head.q->middleRows(s0_, rows_)), scratch_(keys.stride(), rows_) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
     }
 
     int firstRow() const { return s0_; }
     int rows() const { return rows_; }
+    /// Elements from one query's scores to the next's.
+    int scratchStride() const { return int(scratch_.rows()); }
 
-    /// The tile of key block kb (keys x queries), or an empty block for an empty tile; marks in
-    /// `seen` the queries that have an allowed key in it.
+    /// The tile of key block kb (keys x queries: each query's scores contiguous, columns
+    /// scratchStride() apart), or an empty block for an empty tile; marks in `seen` the queries
+    /// that have an allowed key in it.
     Eigen::Block<Matrix<T>> fill(int kb, BoolColumn& seen) {
         const TileKind kind = grid_.at(block_, kb);
         const int t0 = kb * grid_.colTile, cols = std::min(grid_.colTile, grid_.n - t0);
         auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
         if (kind == TileKind::Empty) return tile;
-        tile.noalias() = head_.k->middleRows(t0, cols) * qt_;
+        blockProduct(false, rows_, paddedToLanes<T>(cols), keys_.depth(), queries_.data(),
+                     keys_.depth(), keys_.block(kb), keys_.stride(), scratch_.data(),
+                     keys_.stride());
         if (head_.bias) addBias(tile, *head_.bias, t0);
         if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
         if (kind == TileKind::Full) {
@@ -86,9 +94,10 @@ private:
     const MaskSpec& mask_;
     const BlockClassification& grid_;
     const HeadInputs<T>& head_;
+    const PackedKeys<T>& keys_;
     int block_, s0_, rows_;
-    Matrix<T> qt_; // scaled queries, p x rows
-    Matrix<T> scratch_;
+    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> queries_; // scaled, rows x p
+    Matrix<T> scratch_;                         // padded keys x queries
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
 };

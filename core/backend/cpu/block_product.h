@@ -1,0 +1,132 @@
+// Inside the kernels: the register-blocked product both of the fused kernel's products run on,
+// C += A·B with every matrix row-major, in the widest vectors of the variant's instruction set
+// (Eigen's packets: 16 floats with AVX-512, 8 with AVX2, 4 with SSE2 or NEON). A tile of rows of
+// C times a few vectors of its columns stays in registers while the depth streams past.
+//
+// Each element of C is accumulated over the depth in order, one multiply-add at a time, whatever
+// the number of rows or the width of the call: a row of C has the same bits when its query block
+// is 64 rows or 128 (sweeps compare the first rows of a forward with the full one bit for bit).
+#pragma once
+
+#include <Eigen/Core>
+
+namespace attnlab::kernels {
+
+template <class T>
+using Packet = typename Eigen::internal::packet_traits<T>::type;
+
+/// Elements of T in one vector of the variant.
+template <class T>
+inline constexpr int kLanes = Eigen::internal::unpacket_traits<Packet<T>>::size;
+
+/// Rows of C per register tile, and vectors of C's columns per tile: 6 x 4 with 32 vector
+/// registers (AVX-512, NEON), 6 x 2 with 16 (24 accumulators would spill).
+inline constexpr int kTileRows = 6;
+#if defined(__AVX512F__) || defined(__aarch64__)
+inline constexpr int kTileVectors = 4;
+#else
+inline constexpr int kTileVectors = 2;
+#endif
+
+namespace block_product_detail {
+
+using Eigen::internal::padd;
+using Eigen::internal::pload1;
+using Eigen::internal::ploadu;
+using Eigen::internal::pmadd;
+using Eigen::internal::pset1;
+using Eigen::internal::pstoreu;
+
+// C[0..R) x [0..V vectors) (+)= A[0..R) x [0..depth) · B[0..depth) x [0..V vectors). The sum
+// over the depth starts from 0 and is added to C at the end (a blocked sum: error as Eigen's
+// product, not that of one running sum over every key). The loops over R and V are unrolled
+// completely, so that the accumulators are registers rather than an array in memory.
+template <class T, int R, int V>
+inline void registerTile(bool accumulate, int depth, const T* a, long lda, const T* b, long ldb,
+                         T* c, long ldc) {
+    constexpr int L = kLanes<T>;
+    Packet<T> acc[R][V];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v)
+            acc[r][v] = pset1<Packet<T>>(T(0));
+    for (int k = 0; k < depth; ++k) {
+        Packet<T> row[V];
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v)
+            row[v] = ploadu<Packet<T>>(b + k * ldb + v * L);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            const Packet<T> x = pload1<Packet<T>>(a + r * lda + k);
+#pragma GCC unroll 8
+            for (int v = 0; v < V; ++v)
+                acc[r][v] = pmadd(x, row[v], acc[r][v]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v) {
+            T* to = c + r * ldc + v * L;
+            pstoreu(to, accumulate ? padd(ploadu<Packet<T>>(to), acc[r][v]) : acc[r][v]);
+        }
+}
+
+// Every row of C for one strip of V vectors of its columns.
+template <class T, int V>
+void strip(bool accumulate, int rows, int depth, const T* a, long lda, const T* b, long ldb, T* c,
+           long ldc) {
+    int r = 0;
+    for (; r + kTileRows <= rows; r += kTileRows)
+        registerTile<T, kTileRows, V>(accumulate, depth, a + r * lda, lda, b, ldb, c + r * ldc,
+                                      ldc);
+    const T* ar = a + r * lda;
+    T* cr = c + r * ldc;
+    static_assert(kTileRows == 6, "the remainder below handles 1 to 5 rows");
+    switch (rows - r) {
+    case 1:
+        registerTile<T, 1, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
+        break;
+    case 2:
+        registerTile<T, 2, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
+        break;
+    case 3:
+        registerTile<T, 3, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
+        break;
+    case 4:
+        registerTile<T, 4, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
+        break;
+    case 5:
+        registerTile<T, 5, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
+        break;
+    default:
+        break;
+    }
+}
+
+} // namespace block_product_detail
+
+/// C (rows x width) = A (rows x depth) · B (depth x width), or C += A·B when `accumulate`;
+/// row-major, leading dimensions lda, ldb, ldc. width is a multiple of kLanes<T> (callers pad B
+/// and C).
+template <class T>
+void blockProduct(bool accumulate, int rows, int width, int depth, const T* a, long lda, const T* b,
+                  long ldb, T* c, long ldc) {
+    using namespace block_product_detail;
+    constexpr int L = kLanes<T>;
+    const int vectors = width / L;
+    int v = 0;
+    for (; v + kTileVectors <= vectors; v += kTileVectors)
+        strip<T, kTileVectors>(accumulate, rows, depth, a, lda, b + v * L, ldb, c + v * L, ldc);
+    for (; v < vectors; ++v)
+        strip<T, 1>(accumulate, rows, depth, a, lda, b + v * L, ldb, c + v * L, ldc);
+}
+
+/// n rounded up to whole vectors of T.
+template <class T>
+constexpr int paddedToLanes(int n) {
+    return (n + kLanes<T> - 1) / kLanes<T> * kLanes<T>;
+}
+
+} // namespace attnlab::kernels
