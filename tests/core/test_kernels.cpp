@@ -3,6 +3,7 @@
 // block classification against brute force; the pooled map keeps peaks; Model::forward without
 // maps (fused) equals the forward with maps (reference). ctest runs it on every variant of the
 // CPU kernels this CPU has (ATTNLAB_CPU_PATH, kernel_dispatch.h).
+#include "core/backend/cpu/block_product.h"
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/kernel_dispatch.h"
 #include "core/backend/cpu/pooled_map.h"
@@ -220,6 +221,29 @@ private slots:
                     .outputs.front();
             QVERIFY(withHuge.topRows(n - 1) == plain.topRows(n - 1));
         }
+    }
+
+    // The fused kernel's one product: equal to Eigen's up to rounding, and each row of C the
+    // same bits whatever rows and width the call has (a query block of 64 or of 128), with an
+    // odd number of rows, a remainder of vectors and a depth that is no multiple of anything.
+    void blockProductRowsDoNotDependOnTheCall() {
+        using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        const int rows = 13, depth = 37, width = 7 * kLanes<float>;
+        const RowMajor a = data<float>(rows, depth, 1), b = data<float>(depth, width, 2);
+        RowMajor whole(rows, width);
+        blockProduct(false, rows, width, depth, a.data(), depth, b.data(), width, whole.data(),
+                     width);
+        QVERIFY(((whole - a * b).cwiseAbs().array() < 1e-5f).all());
+        for (int first : {0, 5, 12}) {
+            RowMajor one(1, kLanes<float>);
+            blockProduct(false, 1, kLanes<float>, depth, a.row(first).data(), depth,
+                         b.data() + 3 * kLanes<float>, width, one.data(), kLanes<float>);
+            QVERIFY(one.row(0) == whole.row(first).segment(3 * kLanes<float>, kLanes<float>));
+        }
+        RowMajor twice = whole; // accumulate adds the whole sum to C at the end
+        blockProduct(true, rows, width, depth, a.data(), depth, b.data(), width, twice.data(),
+                     width);
+        QVERIFY(twice == whole + whole);
     }
 
     // The throw is in the variant's code, which has its own copy of InputError's type_info: the

@@ -119,8 +119,22 @@ void blockProduct(bool accumulate, int rows, int width, int depth, const T* a, l
     int v = 0;
     for (; v + kTileVectors <= vectors; v += kTileVectors)
         strip<T, kTileVectors>(accumulate, rows, depth, a, lda, b + v * L, ldb, c + v * L, ldc);
-    for (; v < vectors; ++v)
-        strip<T, 1>(accumulate, rows, depth, a, lda, b + v * L, ldb, c + v * L, ldc);
+    static_assert(kTileVectors == 2 || kTileVectors == 4, "the remainder below has 1 to 3");
+    b += v * L;
+    c += v * L;
+    switch (vectors - v) {
+    case 1:
+        strip<T, 1>(accumulate, rows, depth, a, lda, b, ldb, c, ldc);
+        break;
+    case 2:
+        strip<T, 2>(accumulate, rows, depth, a, lda, b, ldb, c, ldc);
+        break;
+    case 3:
+        strip<T, 3>(accumulate, rows, depth, a, lda, b, ldb, c, ldc);
+        break;
+    default:
+        break;
+    }
 }
 
 /// n rounded up to whole vectors of T.

@@ -26,6 +26,17 @@ struct PackedHead {
     PackedValues<T> values;
 };
 
+// x[k] = exp(x[k] - shift) for k in [lo, hi), in whole vectors from the one holding lo to the
+// one holding hi - 1 (x is padded to whole vectors): Eigen's exp of an unaligned segment would
+// take the scalar exp for the ends.
+template <class T>
+void expShifted(T* x, int lo, int hi, T shift) {
+    using namespace Eigen::internal;
+    const Packet<T> by = pset1<Packet<T>>(shift);
+    for (int k = lo / kLanes<T> * kLanes<T>; k < hi; k += kLanes<T>)
+        pstoreu(x + k, pexp(psub(ploadu<Packet<T>>(x + k), by)));
+}
+
 // The rows of one query block of one head's output; marks the rows that saw an allowed key.
 template <class T>
 void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
@@ -45,19 +56,25 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const Packed
             const Column<T> newMax = runMax.max(tile.colwise().maxCoeff().transpose().array());
             const Column<T> shift = (newMax == minusInf).select(T(0), newMax);
             // What came before, at the new maximum: 0 where nothing did.
-            const Column<T> rescale = (runMax == minusInf).select(T(0), (runMax - shift).exp());
+            // (The exp first, vectorised: inside select Eigen calls the scalar one.)
+            const Column<T> grown = (runMax - shift).exp();
+            const Column<T> rescale = (runMax == minusInf).select(T(0), grown);
             auto weights = tile.array();
             // Eigen's vectorised exp clamps its argument, so exp(-inf) is the smallest value it
             // reaches, a subnormal, not 0: a masked key would get a tiny weight, and the product
             // with V would take the processor's slow subnormal path (4x slower than the dense
-            // tile's on an AVX-512 Xeon). Blocked entries of a partial tile are set to 0.
-            const bool partial = job.grid.at(block, kb) != TileKind::Full;
-            for (Eigen::Index i = 0; i < rows; ++i) { // one contiguous column per query
+            // tile's on an AVX-512 Xeon). Blocked entries are set to 0 instead: outside a
+            // query's live keys at once, among them (scattered masks) one by one.
+            for (int i = 0; i < rows; ++i) { // one contiguous column per query
                 auto column = weights.col(i);
-                if (partial)
+                const auto [lo, hi] = scores.liveKeys(i);
+                if (scores.scattered()) {
                     column = (column == minusInf).select(T(0), (column - shift(i)).exp());
-                else
-                    column = (column - shift(i)).exp();
+                    continue;
+                }
+                expShifted(scores.column(i), lo, hi, shift(i));
+                column.head(lo).setZero();
+                column.tail(tile.rows() - hi).setZero();
             }
             total = rescale * total + weights.colwise().sum().transpose();
             acc.array().rowwise() *= rescale.transpose();
@@ -65,9 +82,16 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const Packed
         } else {
             total += tile.colwise().sum().transpose().array();
         }
-        blockProduct(true, rows, values.stride(), int(tile.rows()), tile.data(),
-                     scores.scratchStride(), values.row(kb * job.grid.colTile), values.stride(),
-                     acc.data(), values.stride());
+        // Σ w·V over each register tile's live keys: the others' weights are exactly 0.
+        const int t0 = kb * job.grid.colTile;
+        for (int r = 0; r < rows; r += kTileRows) {
+            const int count = std::min(kTileRows, rows - r);
+            const auto [lo, hi] = scores.liveKeys(r, count);
+            if (lo < hi)
+                blockProduct(true, count, values.stride(), hi - lo, scores.column(r) + lo,
+                             scores.scratchStride(), values.row(t0 + lo), values.stride(),
+                             acc.data() + Eigen::Index(r) * values.stride(), values.stride());
+        }
     }
     if (job.kind != MixerSpec::Kind::Raw)
         acc.array().rowwise() *= seen.select(total.inverse(), T(0)).transpose();

@@ -1,15 +1,20 @@
 // Inside the kernels: one head's keys and values laid out once for the block product
 // (block_product.h), before its query blocks are spread over the threads. The keys of each key
 // block as a contiguous depth x keys matrix, the values as one row of each key, both padded with
-// zeros to whole vectors.
+// zeros to whole vectors; packed on the kernels' threads.
 #pragma once
 
 #include "core/backend/cpu/block_product.h"
 #include "core/backend/cpu/fused_attention.h"
+#include "core/base/parallel.h"
 
 #include <algorithm>
 
 namespace attnlab::kernels {
+
+/// What packing one element costs, in the multiply-adds parallelFor's work is counted in (a
+/// strided copy; a guess that makes n = 16384 x 64 worth two threads and n = 256 not).
+inline constexpr double kPackWork = 32;
 
 template <class T>
 class PackedKeys {
@@ -18,11 +23,16 @@ public:
     PackedKeys(const Matrix<T>& k, int keyBlock)
         : stride_(paddedToLanes<T>(keyBlock)), depth_(int(k.cols())) {
         const int n = int(k.rows()), blocks = (n + keyBlock - 1) / keyBlock;
-        keys_ = Matrix<T>::Zero(stride_, Eigen::Index(depth_) * blocks);
-        for (int kb = 0; kb < blocks; ++kb) {
-            const int t0 = kb * keyBlock, cols = std::min(keyBlock, n - t0);
-            keys_.block(0, Eigen::Index(kb) * depth_, cols, depth_) = k.middleRows(t0, cols);
-        }
+        keys_.resize(stride_, Eigen::Index(depth_) * blocks);
+        parallelFor(
+            blocks,
+            [&](long kb) {
+                const int t0 = int(kb) * keyBlock, cols = std::min(keyBlock, n - t0);
+                auto block = keys_.middleCols(kb * depth_, depth_);
+                block.topRows(cols) = k.middleRows(t0, cols);
+                block.bottomRows(stride_ - cols).setZero();
+            },
+            double(n) * depth_ * kPackWork);
     }
     /// Key block kb: element (d, key) at block(kb)[d·stride() + key].
     const T* block(int kb) const { return keys_.data() + Eigen::Index(kb) * depth_ * stride_; }
@@ -38,8 +48,28 @@ template <class T>
 class PackedValues {
 public:
     explicit PackedValues(const Matrix<T>& v)
-        : width_(int(v.cols())), rowsT_(Matrix<T>::Zero(paddedToLanes<T>(width_), v.rows())) {
-        rowsT_.topRows(width_) = v.transpose();
+        : width_(int(v.cols())), rowsT_(paddedToLanes<T>(width_), v.rows()) {
+        constexpr long kKeys = 256; // keys per task
+        parallelFor((v.rows() + kKeys - 1) / kKeys,
+                    [&](long task) {
+                        const long t0 = task * kKeys, keys = std::min(kKeys, long(v.rows()) - t0);
+                        // In squares of 16: a whole transposed copy would read V's rows, whose
+                        // elements are n apart (one cache set when n is a power of 2), and a copy
+                        // down V's columns would write rowsT_'s rows element by element.
+                        constexpr long kSide = 16;
+                        for (long j = 0; j < width_; j += kSide)
+                            for (long t = t0; t < t0 + keys; t += kSide) {
+                                const long w = std::min<long>(kSide, width_ - j);
+                                const long h = std::min<long>(kSide, t0 + keys - t);
+                                if (w == kSide && h == kSide)
+                                    rowsT_.template block<kSide, kSide>(j, t) =
+                                        v.template block<kSide, kSide>(t, j).transpose();
+                                else
+                                    rowsT_.block(j, t, w, h) = v.block(t, j, h, w).transpose();
+                            }
+                        rowsT_.block(width_, t0, rowsT_.rows() - width_, keys).setZero();
+                    },
+                    double(v.rows()) * width_ * kPackWork);
     }
     /// Key t's values at row(t)[0..width()), zeros up to stride().
     const T* row(int t) const { return rowsT_.data() + Eigen::Index(t) * stride(); }

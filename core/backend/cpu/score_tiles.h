@@ -32,6 +32,7 @@ public:
           s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
           queries_(scale * head.q->middleRows(s0_, rows_)), scratch_(keys.stride(), rows_) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
+        live_.resize(std::size_t(rows_));
     }
 
     int firstRow() const { return s0_; }
@@ -41,15 +42,35 @@ public:
 
     /// The tile of key block kb (keys x queries: each query's scores contiguous, columns
     /// scratchStride() apart), or an empty block for an empty tile; marks in `seen` the queries
-    /// that have an allowed key in it.
+    /// that have an allowed key in it. Where the mask is a set of intervals, only the keys some
+    /// query of a register tile's rows may see are computed (a tile that straddles a band's edge
+    /// or a causal diagonal); every entry outside a query's live keys is blocked.
     Eigen::Block<Matrix<T>> fill(int kb, BoolColumn& seen) {
         const TileKind kind = grid_.at(block_, kb);
         const int t0 = kb * grid_.colTile, cols = std::min(grid_.colTile, grid_.n - t0);
         auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
         if (kind == TileKind::Empty) return tile;
-        blockProduct(false, rows_, paddedToLanes<T>(cols), keys_.depth(), queries_.data(),
-                     keys_.depth(), keys_.block(kb), keys_.stride(), scratch_.data(),
-                     keys_.stride());
+        const bool restricted = kind == TileKind::Partial && intervals_;
+        scattered_ = kind == TileKind::Partial && !intervals_;
+        for (int i = 0; i < rows_; ++i) {
+            live_[std::size_t(i)] = {0, cols};
+            if (!restricted) continue;
+            const auto [first, last] = ranges_[std::size_t(i)];
+            const int lo = int(std::clamp<long>(first - t0, 0, cols));
+            live_[std::size_t(i)] = {lo,
+                                     std::max(lo, int(std::clamp<long>(last - t0 + 1, 0, cols)))};
+        }
+        for (int r = 0; r < rows_; r += kTileRows) { // the keys of each register tile's rows
+            const int count = restricted ? std::min(kTileRows, rows_ - r) : rows_;
+            const auto [lo, hi] = liveKeys(r, count);
+            const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
+            if (from < to)
+                blockProduct(false, count, to - from, keys_.depth(),
+                             queries_.data() + Eigen::Index(r) * keys_.depth(), keys_.depth(),
+                             keys_.block(kb) + from, keys_.stride(), column(r) + from,
+                             keys_.stride());
+            if (!restricted) break;
+        }
         if (head_.bias) addBias(tile, *head_.bias, t0);
         if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
         if (kind == TileKind::Full) {
@@ -57,22 +78,41 @@ public:
             return tile;
         }
         const T blocked = kind_ == MixerSpec::Kind::Softmax ? minusInf : T(0);
-        if (!intervals_) {
+        if (scattered_) {
             const BoolMatrix allowed = tileMask(mask_, grid_.n, s0_, rows_, t0, cols).transpose();
             seen = seen || allowed.colwise().any().transpose();
             tile = allowed.select(tile.array(), blocked);
             return tile;
         }
         for (int i = 0; i < rows_; ++i) {
-            const auto [first, last] = ranges_[std::size_t(i)];
-            const long lo = std::clamp<long>(first - t0, 0, cols);
-            const long hi = std::max(lo, std::clamp<long>(last - t0 + 1, 0, cols));
+            const auto [lo, hi] = live_[std::size_t(i)];
             tile.col(i).head(lo).setConstant(blocked);
             tile.col(i).tail(cols - hi).setConstant(blocked);
             seen(i) = seen(i) || lo < hi;
         }
         return tile;
     }
+
+    /// The keys of query i in the last tile filled outside which every entry is blocked:
+    /// [first, last). All of the tile's keys unless the mask is a set of intervals.
+    std::pair<int, int> liveKeys(int i) const { return live_[std::size_t(i)]; }
+    /// The union of liveKeys over queries r .. r + count - 1 (empty: first >= last).
+    std::pair<int, int> liveKeys(int r, int count) const {
+        std::pair<int, int> all = live_[std::size_t(r)];
+        for (int i = r + 1; i < r + count; ++i) {
+            const auto [lo, hi] = live_[std::size_t(i)];
+            if (lo >= hi) continue;
+            all = all.first >= all.second
+                      ? std::pair{lo, hi}
+                      : std::pair{std::min(all.first, lo), std::max(all.second, hi)};
+        }
+        return all;
+    }
+    /// Whether the last tile filled has blocked entries among live keys (a partial tile of a
+    /// mask that is not a set of intervals): the mixer must mind them entry by entry.
+    bool scattered() const { return scattered_; }
+    /// Query i's scores in the scratch tile.
+    T* column(int i) { return scratch_.data() + Eigen::Index(i) * scratch_.rows(); }
 
 private:
     // Adds the distance bias: -slope·|s - t| (or -slope·(s - t)) for keys from t0.
@@ -100,6 +140,8 @@ private:
     Matrix<T> scratch_;                         // padded keys x queries
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
+    std::vector<std::pair<int, int>> live_; // liveKeys of each query in the last tile
+    bool scattered_ = false;
 };
 
 } // namespace attnlab::kernels
