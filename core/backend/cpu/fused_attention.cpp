@@ -3,6 +3,7 @@
 // of every variant of the CPU kernels (kernel_variant.h).
 #include "core/backend/cpu/kernel_variant.h"
 #include "core/backend/cpu/score_tiles.h"
+#include "core/backend/cpu/softmax_column.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 
@@ -26,17 +27,6 @@ struct PackedHead {
     PackedValues<T> values;
 };
 
-// x[k] = exp(x[k] - shift) for k in [lo, hi), in whole vectors from the one holding lo to the
-// one holding hi - 1 (x is padded to whole vectors): Eigen's exp of an unaligned segment would
-// take the scalar exp for the ends.
-template <class T>
-void expShifted(T* x, int lo, int hi, T shift) {
-    using namespace Eigen::internal;
-    const Packet<T> by = pset1<Packet<T>>(shift);
-    for (int k = lo / kLanes<T> * kLanes<T>; k < hi; k += kLanes<T>)
-        pstoreu(x + k, pexp(psub(ploadu<Packet<T>>(x + k), by)));
-}
-
 // The rows of one query block of one head's output; marks the rows that saw an allowed key.
 template <class T>
 void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
@@ -53,32 +43,19 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const Packed
         auto tile = scores.fill(kb, seen);
         if (tile.rows() == 0) continue;
         if (job.kind == MixerSpec::Kind::Softmax) { // running max, rescaling what came before
-            const Column<T> newMax = runMax.max(tile.colwise().maxCoeff().transpose().array());
-            const Column<T> shift = (newMax == minusInf).select(T(0), newMax);
-            // What came before, at the new maximum: 0 where nothing did.
-            // (The exp first, vectorised: inside select Eigen calls the scalar one.)
-            const Column<T> grown = (runMax - shift).exp();
-            const Column<T> rescale = (runMax == minusInf).select(T(0), grown);
-            auto weights = tile.array();
-            // Eigen's vectorised exp clamps its argument, so exp(-inf) is the smallest value it
-            // reaches, a subnormal, not 0: a masked key would get a tiny weight, and the product
-            // with V would take the processor's slow subnormal path (4x slower than the dense
-            // tile's on an AVX-512 Xeon). Blocked entries are set to 0 instead: outside a
-            // query's live keys at once, among them (scattered masks) one by one.
+            const int cols = int(tile.rows());
+            Column<T> rescale(rows);
             for (int i = 0; i < rows; ++i) { // one contiguous column per query
-                auto column = weights.col(i);
                 const auto [lo, hi] = scores.liveKeys(i);
-                if (scores.scattered()) {
-                    column = (column == minusInf).select(T(0), (column - shift(i)).exp());
-                    continue;
-                }
-                expShifted(scores.column(i), lo, hi, shift(i));
-                column.head(lo).setZero();
-                column.tail(tile.rows() - hi).setZero();
+                T* column = scores.column(i);
+                const T newMax = std::max(runMax(i), liveMax(column, lo, hi, cols));
+                const T shift = newMax == minusInf ? T(0) : newMax;
+                // What came before, at the new maximum: 0 where nothing did.
+                rescale(i) = runMax(i) == minusInf ? T(0) : std::exp(runMax(i) - shift);
+                total(i) = rescale(i) * total(i) + expAndSum(column, lo, hi, cols, shift);
+                runMax(i) = newMax;
             }
-            total = rescale * total + weights.colwise().sum().transpose();
             acc.array().rowwise() *= rescale.transpose();
-            runMax = newMax;
         } else {
             total += tile.colwise().sum().transpose().array();
         }
