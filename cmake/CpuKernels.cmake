@@ -1,7 +1,8 @@
 # The CPU kernels (core/backend/cpu) built for several instruction sets and chosen at run time
 # (kernel_dispatch.h; README, Performance). On x86-64 without ATTNLAB_ARCH: one variant for the
-# x86-64 baseline, one for x86-64-v3 (AVX2, FMA) and one for x86-64-v4 (AVX-512). Otherwise one variant, compiled like the
-# rest of the program: for ATTNLAB_ARCH, or the compiler's default on other processors.
+# x86-64 baseline, one for x86-64-v3 (AVX2, FMA) and one for x86-64-v4 (AVX-512). Otherwise one
+# variant, compiled like the rest of the program: for ATTNLAB_ARCH, or the compiler's default on
+# other processors.
 #
 # The trap: every variant compiles the same Eigen and standard-library templates (GEMM, exp,
 # vector) with its own -march. Left alone, the linker keeps one copy of each such weak or COMDAT
@@ -50,11 +51,11 @@ function(attnlab_add_cpu_kernels target)
     if(march)
       target_compile_options(${objects} PRIVATE -march=${march})
     endif()
-    # GCC 12's own AVX-512 headers warn that _mm512_undefined_ps() "may be used uninitialized"
-    # wherever a vector is broadcast (GCC bug 105593, fixed in 13): noise, not a finding.
+    # GCC 12's own AVX-512 headers warn that _mm512_undefined_ps() "is" or "may be used
+    # uninitialized" wherever a vector is broadcast (GCC bug 105593, fixed in 13): noise.
     if(march STREQUAL "x86-64-v4" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU"
        AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
-      target_compile_options(${objects} PRIVATE -Wno-maybe-uninitialized)
+      target_compile_options(${objects} PRIVATE -Wno-uninitialized -Wno-maybe-uninitialized)
     endif()
     # The entry point's mangled name: attnlab::kernels::<namespace>::kernelTable.
     string(LENGTH ${namespace} length)

@@ -6,6 +6,8 @@
 // Each element of C is accumulated over the depth in order, one multiply-add at a time, whatever
 // the number of rows or the width of the call: a row of C has the same bits when its query block
 // is 64 rows or 128 (sweeps compare the first rows of a forward with the full one bit for bit).
+// The fused kernel skips keys whose weights are 0 for a whole register tile, which keeps those
+// bits as long as the values are finite (0·inf would not be 0).
 #pragma once
 
 #include <Eigen/Core>

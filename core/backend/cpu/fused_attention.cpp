@@ -106,8 +106,9 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         if (!reuse || reuse->recomputes(grid, int(block))) computed.push_back(int(block));
     const auto count = long(computed.size());
     std::vector<PackedHead<T>> packed;
-    for (const HeadInputs<T>& h : heads)
-        packed.push_back({PackedKeys<T>(*h.k, grid.colTile), PackedValues<T>(*h.v)});
+    if (count > 0) // else every block is reused
+        for (const HeadInputs<T>& h : heads)
+            packed.push_back({PackedKeys<T>(*h.k, grid.colTile), PackedValues<T>(*h.v)});
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /

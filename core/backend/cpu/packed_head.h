@@ -19,9 +19,10 @@ inline constexpr double kPackWork = 32;
 template <class T>
 class PackedKeys {
 public:
-    /// K's key blocks of `keyBlock` keys (the last one possibly shorter).
+    /// K's key blocks of `keyBlock` keys (the last one possibly shorter; a block longer than
+    /// the sequence holds the sequence).
     PackedKeys(const Matrix<T>& k, int keyBlock)
-        : stride_(paddedToLanes<T>(keyBlock)), depth_(int(k.cols())) {
+        : stride_(paddedToLanes<T>(std::min(keyBlock, int(k.rows())))), depth_(int(k.cols())) {
         const int n = int(k.rows()), blocks = (n + keyBlock - 1) / keyBlock;
         keys_.resize(stride_, Eigen::Index(depth_) * blocks);
         parallelFor(
@@ -41,7 +42,7 @@ public:
 
 private:
     int stride_, depth_;
-    Matrix<T> keys_; // stride x (depth · blocks): block kb's key t at row t, feature d at column
+    Matrix<T> keys_; // stride x (depth · blocks): block kb's key t, feature d at (t, kb·depth + d)
 };
 
 template <class T>

@@ -119,6 +119,8 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
         throw InputError("pooled weights: softmax, softmax_like or raw, not ssm");
     if (maxRows < 1 || maxCols < 1) throw InputError("pooled map: size must be at least 1 x 1");
     const int n = int(head.q->rows());
+    if (head.k->rows() != n || head.q->cols() != head.k->cols())
+        throw InputError("pooled weights: Q and K must have n rows and one width");
     const Eigen::Index bh = (n + maxRows - 1) / maxRows, bw = (n + maxCols - 1) / maxCols;
     // Query blocks of whole pooled rows (about 128 queries); key blocks as the kernel's.
     const int queryBlock = int(bh * std::max<Eigen::Index>(1, 128 / bh));

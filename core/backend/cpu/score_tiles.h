@@ -30,7 +30,8 @@ public:
                const HeadInputs<T>& head, const PackedKeys<T>& keys, int block)
         : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), block_(block),
           s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
-          queries_(scale * head.q->middleRows(s0_, rows_)), scratch_(keys.stride(), rows_) {
+          queries_(scale * head.q->middleRows(s0_, rows_)),
+          scratch_(Matrix<T>::Zero(keys.stride(), rows_)) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
     }
@@ -49,9 +50,11 @@ public:
         const TileKind kind = grid_.at(block_, kb);
         const int t0 = kb * grid_.colTile, cols = std::min(grid_.colTile, grid_.n - t0);
         auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
-        if (kind == TileKind::Empty) return tile;
+        if (kind == TileKind::Empty) {
+            std::fill(live_.begin(), live_.end(), std::pair{0, 0});
+            return tile;
+        }
         const bool restricted = kind == TileKind::Partial && intervals_;
-        scattered_ = kind == TileKind::Partial && !intervals_;
         for (int i = 0; i < rows_; ++i) {
             live_[std::size_t(i)] = {0, cols};
             if (!restricted) continue;
@@ -64,7 +67,7 @@ public:
             const int count = restricted ? std::min(kTileRows, rows_ - r) : rows_;
             const auto [lo, hi] = liveKeys(r, count);
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
-            if (from < to)
+            if (lo < hi && from < to)
                 blockProduct(false, count, to - from, keys_.depth(),
                              queries_.data() + Eigen::Index(r) * keys_.depth(), keys_.depth(),
                              keys_.block(kb) + from, keys_.stride(), column(r) + from,
@@ -78,7 +81,7 @@ public:
             return tile;
         }
         const T blocked = kind_ == MixerSpec::Kind::Softmax ? minusInf : T(0);
-        if (scattered_) {
+        if (!intervals_) {
             const BoolMatrix allowed = tileMask(mask_, grid_.n, s0_, rows_, t0, cols).transpose();
             seen = seen || allowed.colwise().any().transpose();
             tile = allowed.select(tile.array(), blocked);
@@ -94,7 +97,8 @@ public:
     }
 
     /// The keys of query i in the last tile filled outside which every entry is blocked:
-    /// [first, last). All of the tile's keys unless the mask is a set of intervals.
+    /// [first, last). All of the tile's keys unless the tile is partial and the mask a set of
+    /// intervals; none for an empty tile.
     std::pair<int, int> liveKeys(int i) const { return live_[std::size_t(i)]; }
     /// The union of liveKeys over queries r .. r + count - 1 (empty: first >= last).
     std::pair<int, int> liveKeys(int r, int count) const {
@@ -108,9 +112,6 @@ public:
         }
         return all;
     }
-    /// Whether the last tile filled has blocked entries among live keys (a partial tile of a
-    /// mask that is not a set of intervals): the mixer must mind them entry by entry.
-    bool scattered() const { return scattered_; }
     /// Query i's scores in the scratch tile.
     T* column(int i) { return scratch_.data() + Eigen::Index(i) * scratch_.rows(); }
 
@@ -141,7 +142,6 @@ private:
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
     std::vector<std::pair<int, int>> live_; // liveKeys of each query in the last tile
-    bool scattered_ = false;
 };
 
 } // namespace attnlab::kernels

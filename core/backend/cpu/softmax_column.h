@@ -37,8 +37,9 @@ T liveMax(const T* x, int lo, int hi, int cols) {
 }
 
 /// x[k] = exp(x[k] - shift) for the keys in [0, cols), exactly 0 where x[k] is -inf (Eigen's
-/// vectorised exp(-inf) is a subnormal: a blocked key would get a tiny weight, and the product
-/// with V the processor's slow subnormal path, 4x slower on an AVX-512 Xeon); returns their sum.
+/// vectorised exp(-inf) is not always 0: with AVX2 it is a subnormal, so a blocked key would get
+/// a tiny weight, and the product with V the processor's slow subnormal path, 4x slower on an
+/// AVX-512 Xeon); returns their sum.
 /// Only whole packets over [lo, hi) are computed (inside select, or at the ends of an unaligned
 /// segment, Eigen's exp calls libm's scalar expf); the rest of [0, cols) is set to 0.
 template <class T>
@@ -46,7 +47,7 @@ T expAndSum(T* x, int lo, int hi, int cols, T shift) {
     using namespace Eigen::internal;
     const Packet<T> by = pset1<Packet<T>>(shift), zero = pset1<Packet<T>>(T(0)),
                     minusInf = pset1<Packet<T>>(-std::numeric_limits<T>::infinity());
-    const int from = std::min(lo / kLanes<T> * kLanes<T>, cols);
+    const int from = lo / kLanes<T> * kLanes<T>;
     int k = from;
     Packet<T> sum = zero;
     for (; k < hi; k += kLanes<T>) {
