@@ -1,11 +1,13 @@
 // attnlab-check-bench: what each part of the explorer's answer to an edit costs on its own, in
 // one run (never a test verdict). On the UI benchmark's scenario (n = 256, d = 32, one causal
 // softmax layer in float32; --n changes n) it times the side-by-side views and each of the
-// scenario's checks, and prints the median and minimum of --repeat runs after --warmup, with
-// the threads used, as JSON. OMP_NUM_THREADS=1 gives the work of each on one thread.
+// scenario's checks (and the layer x head overview the explorer draws between them), and prints the
+// median and minimum of --repeat runs after --warmup, with the threads used, as JSON.
+// OMP_NUM_THREADS=1 gives the work of each on one thread.
 #include "core/base/parallel.h"
 #include "core/base/process_tuning.h"
 #include "core/checks/check_registry.h"
+#include "core/explore/head_overview.h"
 #include "core/explore/side_by_side.h"
 #include "core/io/scenario_reader.h"
 #include "timing.h"
@@ -41,6 +43,8 @@ int main(int argc, char** argv) {
         parts += line;
     };
     report("views", measure(warmup, repeat, [&] { compareSides(s, Transform{}); }));
+    const SideBySide sides = compareSides(s, Transform{});
+    report("overview", measure(warmup, repeat, [&] { headOverview(sides, Side::Original); }));
     for (const CheckSpec& check : s.checks)
         report(check.name, measure(warmup, repeat, [&] { runChecks(s, {check}, 0); }));
     std::printf("{\"n\": %d, \"threads\": %d, \"repeat\": %d, \"warmup\": %d, \"ms\": {%s}}\n", n,
