@@ -50,8 +50,11 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const Packed
                 T* column = scores.column(i);
                 const T newMax = std::max(runMax(i), liveMax(column, lo, hi, cols));
                 const T shift = newMax == minusInf ? T(0) : newMax;
-                // What came before, at the new maximum: 0 where nothing did.
-                rescale(i) = runMax(i) == minusInf ? T(0) : std::exp(runMax(i) - shift);
+                // What came before, at the new maximum: 0 where nothing did, 1 (exp(0), without
+                // calling exp) where the maximum did not move.
+                rescale(i) = runMax(i) == minusInf ? T(0)
+                             : runMax(i) == newMax ? T(1)
+                                                   : std::exp(runMax(i) - shift);
                 total(i) = rescale(i) * total(i) + expAndSum(column, lo, hi, cols, shift);
                 runMax(i) = newMax;
             }
