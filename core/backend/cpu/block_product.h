@@ -12,6 +12,8 @@
 
 #include <Eigen/Core>
 
+#include <type_traits>
+
 namespace attnlab::kernels {
 
 template <class T>
@@ -75,6 +77,18 @@ inline void registerTile(bool accumulate, int depth, const T* a, long lda, const
         }
 }
 
+// Calls f(std::integral_constant<int, count>()) for a count in 1 .. Most known at run time only
+// (the remainder of rows or vectors a loop of whole tiles leaves); nothing for 0.
+template <int Most, class F>
+void withCount(int count, F&& f) {
+    if constexpr (Most > 0) {
+        if (count == Most)
+            f(std::integral_constant<int, Most>());
+        else
+            withCount<Most - 1>(count, f);
+    }
+}
+
 // Every row of C for one strip of V vectors of its columns.
 template <class T, int V>
 void strip(bool accumulate, int rows, int depth, const T* a, long lda, const T* b, long ldb, T* c,
@@ -83,28 +97,10 @@ void strip(bool accumulate, int rows, int depth, const T* a, long lda, const T* 
     for (; r + kTileRows <= rows; r += kTileRows)
         registerTile<T, kTileRows, V>(accumulate, depth, a + r * lda, lda, b, ldb, c + r * ldc,
                                       ldc);
-    const T* ar = a + r * lda;
-    T* cr = c + r * ldc;
-    static_assert(kTileRows == 6, "the remainder below handles 1 to 5 rows");
-    switch (rows - r) {
-    case 1:
-        registerTile<T, 1, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
-        break;
-    case 2:
-        registerTile<T, 2, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
-        break;
-    case 3:
-        registerTile<T, 3, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
-        break;
-    case 4:
-        registerTile<T, 4, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
-        break;
-    case 5:
-        registerTile<T, 5, V>(accumulate, depth, ar, lda, b, ldb, cr, ldc);
-        break;
-    default:
-        break;
-    }
+    withCount<kTileRows - 1>(rows - r, [&](auto left) {
+        registerTile<T, decltype(left)::value, V>(accumulate, depth, a + r * lda, lda, b, ldb,
+                                                  c + r * ldc, ldc);
+    });
 }
 
 } // namespace block_product_detail
@@ -121,22 +117,10 @@ void blockProduct(bool accumulate, int rows, int width, int depth, const T* a, l
     int v = 0;
     for (; v + kTileVectors <= vectors; v += kTileVectors)
         strip<T, kTileVectors>(accumulate, rows, depth, a, lda, b + v * L, ldb, c + v * L, ldc);
-    static_assert(kTileVectors == 2 || kTileVectors == 4, "the remainder below has 1 to 3");
-    b += v * L;
-    c += v * L;
-    switch (vectors - v) {
-    case 1:
-        strip<T, 1>(accumulate, rows, depth, a, lda, b, ldb, c, ldc);
-        break;
-    case 2:
-        strip<T, 2>(accumulate, rows, depth, a, lda, b, ldb, c, ldc);
-        break;
-    case 3:
-        strip<T, 3>(accumulate, rows, depth, a, lda, b, ldb, c, ldc);
-        break;
-    default:
-        break;
-    }
+    withCount<kTileVectors - 1>(vectors - v, [&](auto left) {
+        strip<T, decltype(left)::value>(accumulate, rows, depth, a, lda, b + v * L, ldb, c + v * L,
+                                        ldc);
+    });
 }
 
 /// n rounded up to whole vectors of T.

@@ -63,8 +63,9 @@ public:
             live_[std::size_t(i)] = {lo,
                                      std::max(lo, int(std::clamp<long>(last - t0 + 1, 0, cols)))};
         }
-        for (int r = 0; r < rows_; r += kTileRows) { // the keys of each register tile's rows
-            const int count = restricted ? std::min(kTileRows, rows_ - r) : rows_;
+        const int group = restricted ? kTileRows : rows_; // rows computed over one key range
+        for (int r = 0; r < rows_; r += group) {
+            const int count = std::min(group, rows_ - r);
             const auto [lo, hi] = liveKeys(r, count);
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
             if (lo < hi && from < to)
@@ -72,7 +73,6 @@ public:
                              queries_.data() + Eigen::Index(r) * keys_.depth(), keys_.depth(),
                              keys_.block(kb) + from, keys_.stride(), column(r) + from,
                              keys_.stride());
-            if (!restricted) break;
         }
         if (head_.bias) addBias(tile, *head_.bias, t0);
         if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
