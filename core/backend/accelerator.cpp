@@ -1,7 +1,10 @@
 // Host-side preparation and support rules shared by the OpenCL and CUDA backends.
 #include "core/backend/accelerator.h"
 
+#include "core/spec/positional.h"
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace attnlab {
 
@@ -30,9 +33,55 @@ KernelHead<T> kernelHead(const HeadTask<T>& task) {
     return h;
 }
 
+template <class T>
+KernelLayer<T> kernelLayer(const LayerTask<T>& task, std::size_t first, std::size_t last,
+                           Eigen::Index firstRow) {
+    const LayerSpec& spec = task.layer;
+    const PositionalSpec& pos = task.positional;
+    const std::vector<int> lengths = task.sequenceLengths();
+    KernelLayer<T> l;
+    l.heads = spec.heads;
+    l.p = int(task.q.cols()) / l.heads;
+    l.pv = int(task.v.cols()) / l.heads;
+    l.mixer = static_cast<int>(spec.mixer.kind);
+    l.scale = mixerScale<T>(spec.mixer, l.p);
+    l.tile = spec.mixer.tile > 0 ? spec.mixer.tile : kDefaultKeyTile;
+    if (pos.kind == PositionalSpec::Kind::Alibi) {
+        l.biasKind = pos.causal ? 3 : 2;
+        for (int h = 0; h < l.heads; ++h)
+            l.slopes.push_back(alibiSlope<T>(pos, h, l.heads));
+    }
+    l.starts.push_back(0);
+    for (std::size_t i = first; i < last; ++i) {
+        const int n = lengths[i];
+        const MaskProgram program = encodeMask(spec.mask, n);
+        l.programs.insert(l.programs.end(),
+                          {int(l.code.size()), int(program.code.size()), int(l.data.size())});
+        l.code.insert(l.code.end(), program.code.begin(), program.code.end());
+        l.data.insert(l.data.end(), program.data.begin(), program.data.end());
+        l.starts.push_back(l.starts.back() + n);
+        l.longest = std::max(l.longest, n);
+    }
+    const Eigen::Index rows = l.rows();
+    l.q = task.q.middleRows(firstRow, rows);
+    l.k = task.k.middleRows(firstRow, rows);
+    l.v = task.v.middleRows(firstRow, rows);
+    if (pos.kind == PositionalSpec::Kind::Rope) // per head and sequence, as the CPU's kernel
+        for (int i = 0; i < l.sequences(); ++i) {
+            const int n = l.starts[std::size_t(i) + 1] - l.starts[std::size_t(i)];
+            for (int h = 0; h < l.heads; ++h)
+                for (RowMajor<T>* m : {&l.q, &l.k}) {
+                    Matrix<T> head = m->block(l.starts[std::size_t(i)], h * l.p, n, l.p);
+                    applyRope(head, pos, task.offset);
+                    m->block(l.starts[std::size_t(i)], h * l.p, n, l.p) = head;
+                }
+        }
+    return l;
+}
+
 std::uint64_t fusedLocalBytes(int tile, int p, int pv, int group, int scalarBytes) {
     const std::uint64_t scalars = std::uint64_t(tile) * std::uint64_t(p + pv) +
-                                  std::uint64_t(group) * std::uint64_t(pv + tile);
+                                  std::uint64_t(group) * std::uint64_t(p + pv + tile);
     return scalars * std::uint64_t(scalarBytes) + 64;
 }
 
@@ -66,11 +115,11 @@ Support acceleratorSupport(const HeadRequest& r, const DeviceLimits& limits) {
     return {};
 }
 
-template <class T>
-int fusedGroup(const KernelHead<T>& head, const DeviceLimits& limits, std::size_t mostThreads) {
+int fusedGroup(int tile, int p, int pv, int scalarBytes, const DeviceLimits& limits,
+               std::size_t mostThreads) {
     for (int group = 64; group > 1; group /= 2)
         if (std::size_t(group) <= mostThreads &&
-            fusedLocalBytes(head.tile, head.p, head.pv, group, sizeof(T)) <= limits.localBytes)
+            fusedLocalBytes(tile, p, pv, group, scalarBytes) <= limits.localBytes)
             return group;
     return 1;
 }
@@ -90,9 +139,63 @@ HeadResult<T> headResult(const KernelHead<T>& head, const KernelOutput<T>& out) 
     return r;
 }
 
+bool AcceleratorDevice::attendsLayer(const LayerSpec& layer, Precision precision) const {
+    return layer.mixer.kind != MixerSpec::Kind::Ssm &&
+           (precision == Precision::Float32 || (precision == Precision::Float64 && limits_.fp64)) &&
+           maskStackDepth(layer.mask) <= 16;
+}
+
+template <class T>
+LayerResult<T> AcceleratorDevice::runLayer(const LayerTask<T>& task) const {
+    const std::vector<int> lengths = task.sequenceLengths();
+    const int heads = task.layer.heads;
+    const int p = int(task.q.cols()) / heads, pv = int(task.v.cols()) / heads;
+    const int tile = task.layer.mixer.tile > 0 ? task.layer.mixer.tile : kDefaultKeyTile;
+    if (fusedLocalBytes(tile, p, pv, 1, sizeof(T)) > limits_.localBytes)
+        throw std::runtime_error("key tile " + std::to_string(tile) + " with head width " +
+                                 std::to_string(p) + " does not fit the device's local memory");
+    // As many sequences per launch as half the device memory holds (Q, K, V, output).
+    const std::uint64_t perRow =
+        std::uint64_t(heads) * std::uint64_t(2 * p + 2 * pv) * sizeof(T) + sizeof(int);
+    const std::uint64_t budget = limits_.globalBytes / 2;
+    const std::uint64_t rowsPerBuffer =
+        limits_.maxAllocBytes / (std::uint64_t(heads) * std::uint64_t(std::max(p, pv)) * sizeof(T));
+    LayerResult<T> result{Matrix<T>(task.q.rows(), task.v.cols()), {}};
+    Eigen::Index row = 0;
+    for (std::size_t first = 0; first < lengths.size();) {
+        std::size_t last = first;
+        std::uint64_t rows = 0;
+        while (last < lengths.size() &&
+               (last - first + 1) * std::size_t(heads) <= kMostLayerPairs &&
+               (rows + std::uint64_t(lengths[last])) * perRow <= budget &&
+               rows + std::uint64_t(lengths[last]) <= rowsPerBuffer)
+            rows += std::uint64_t(lengths[last++]);
+        if (last == first)
+            throw std::runtime_error(
+                "a sequence of " + std::to_string(lengths[first]) + " tokens needs " +
+                mib(std::uint64_t(lengths[first]) * perRow) + " of device memory, more than " +
+                mib(budget) + " (half the device's)");
+        const KernelLayer<T> layer = kernelLayer(task, first, last, row);
+        const KernelOutput<T> out = computeLayer(layer);
+        result.attention.middleRows(row, layer.rows()) =
+            Eigen::Map<const RowMajor<T>>(out.output.data(), layer.rows(), heads * pv);
+        for (int i = 0; i < layer.sequences(); ++i) {
+            std::vector<int>& masked = result.allMaskedRows.emplace_back();
+            for (int s = layer.starts[std::size_t(i)]; s < layer.starts[std::size_t(i) + 1]; ++s)
+                if (!out.rowAllowed[std::size_t(s)])
+                    masked.push_back(s - layer.starts[std::size_t(i)]);
+        }
+        row += layer.rows();
+        first = last;
+    }
+    return result;
+}
+
 #define ATTNLAB_INSTANTIATE(T)                                                                     \
     template KernelHead<T> kernelHead<T>(const HeadTask<T>&);                                      \
-    template int fusedGroup<T>(const KernelHead<T>&, const DeviceLimits&, std::size_t);            \
+    template KernelLayer<T> kernelLayer<T>(const LayerTask<T>&, std::size_t, std::size_t,          \
+                                           Eigen::Index);                                          \
+    template LayerResult<T> AcceleratorDevice::runLayer<T>(const LayerTask<T>&) const;             \
     template HeadResult<T> headResult<T>(const KernelHead<T>&, const KernelOutput<T>&);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)

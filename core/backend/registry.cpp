@@ -142,7 +142,32 @@ bool computesOnCpu(BackendChoice choice) {
 }
 
 const Device* layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision) {
-    return computesOnCpu(choice) && cpu().attendsLayer(layer, precision) ? &cpu() : nullptr;
+    if (computesOnCpu(choice)) return cpu().attendsLayer(layer, precision) ? &cpu() : nullptr;
+    const Device* device = nullptr;
+    if (choice.kind == BackendKind::Auto) {
+        for (const auto& b : backends())
+            if (!device && b->accelerates()) device = b->defaultDevice();
+    } else if (const Backend* b = findBackend(backendKindName(choice.kind))) {
+        device = choice.device < 0 ? b->defaultDevice() : b->device(choice.device);
+    }
+    return device && device->attendsLayer(layer, precision) ? device : nullptr;
+}
+
+template <class T>
+LayerRun<T> attendLayerOn(const Device& device, const LayerTask<T>& task) {
+    std::string notice;
+    if (&device != &cpu()) {
+        const std::string& backend = device.info().backend;
+        try {
+            failIfSimulated(backend);
+            return {device.attendLayer(task), backend, {}};
+        } catch (const InputError&) {
+            throw;
+        } catch (const std::exception& e) {
+            notice = backend + " failed (" + e.what() + "); computed on cpu";
+        }
+    }
+    return {cpu().attendLayer(task), cpu().info().backend, notice};
 }
 
 template <class T>
@@ -165,6 +190,9 @@ HeadRun<T> attendOn(BackendChoice choice, const HeadTask<T>& task) {
     return {cpu().attend(task), cpu().info().backend, pick.notice};
 }
 
+template LayerRun<float> attendLayerOn<float>(const Device&, const LayerTask<float>&);
+template LayerRun<double> attendLayerOn<double>(const Device&, const LayerTask<double>&);
+template LayerRun<Rational> attendLayerOn<Rational>(const Device&, const LayerTask<Rational>&);
 template HeadRun<float> attendOn<float>(BackendChoice, const HeadTask<float>&);
 template HeadRun<double> attendOn<double>(BackendChoice, const HeadTask<double>&);
 template HeadRun<Rational> attendOn<Rational>(BackendChoice, const HeadTask<Rational>&);

@@ -1,7 +1,7 @@
 // The registry of backends compiled into this build (CUDA, OpenCL, CPU; the CPU always last),
 // each with its devices, and the dispatch of the forward pass: a whole layer to the device that
-// computes layers (the CPU's fused kernels), else each head to the device a choice resolves
-// to, with fallback to the CPU.
+// computes layers (the CPU's fused kernels, an accelerator's layer kernel), else each head to
+// the device a choice resolves to, with fallback to the CPU.
 #pragma once
 
 #include "core/backend/backend.h"
@@ -37,9 +37,24 @@ bool computesOnCpu(BackendChoice choice);
 /// the environment: ATTNLAB_SIMULATE_DEVICE_FAILURE=opencl:3.
 void simulateDeviceFailure(const std::string& backend, int after);
 
-/// The device that computes `layer` whole in `precision` when no maps are kept (the CPU's
-/// fused kernels when `choice` computes on the CPU), or nullptr: then heads go one by one.
+/// The device that computes `layer` whole in `precision` when no maps are kept: the one
+/// `choice` resolves to when it computes layers (the CPU's fused kernels, an accelerator's
+/// layer kernel), or nullptr: then heads go one by one, each with its own fallback.
 const Device* layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision);
+
+/// A layer computed whole: the result, the backend that computed it and the notice of a
+/// fallback (empty when none).
+template <class T>
+struct LayerRun {
+    LayerResult<T> result;
+    std::string backend;
+    std::string notice;
+};
+
+/// Computes the task's layer on `device` (a layerDevice); when an accelerator fails, on the
+/// CPU, saying so in the notice. InputError (an invalid mask) is not a device failure.
+template <class T>
+LayerRun<T> attendLayerOn(const Device& device, const LayerTask<T>& task);
 
 /// A head computed under a choice: the result, the backend that computed it and the notice
 /// of a fallback (empty when none).

@@ -67,9 +67,11 @@ struct LayerReuse {
     std::vector<bool> changedRows;
 };
 
-/// One layer's attention without maps (every head, with its relative positions): projections
-/// q, k, v of n tokens, positions i + offset. `queryRows` > 0: only the first rows are needed;
-/// `reuse`: the blocks an earlier evaluation can give.
+/// One layer's attention without maps (every head, with its relative positions) over a batch
+/// of sequences: projections q, k, v of the sequences' tokens stacked in order (`lengths` rows
+/// each; empty: one sequence of all rows), positions i + offset within each sequence.
+/// `queryRows` > 0: only the first rows are needed; `reuse`: the blocks an earlier evaluation
+/// can give (both for a single sequence only).
 template <class T>
 struct LayerTask {
     const LayerSpec& layer;
@@ -77,16 +79,23 @@ struct LayerTask {
     const Matrix<T>& q;
     const Matrix<T>& k;
     const Matrix<T>& v;
+    std::vector<int> lengths;
     long offset = 0;
     int queryRows = -1;
     const LayerReuse<T>* reuse = nullptr;
+
+    /// The rows of each sequence (one sequence of every row when `lengths` is empty).
+    std::vector<int> sequenceLengths() const {
+        return lengths.empty() ? std::vector<int>{int(q.rows())} : lengths;
+    }
 };
 
-/// A layer computed whole: the concatenated head outputs (n x p_v) and the all-masked rows.
+/// A layer computed whole: the concatenated head outputs (rows of every sequence stacked, x p_v)
+/// and, per sequence, its all-masked rows.
 template <class T>
 struct LayerResult {
     Matrix<T> attention;
-    std::vector<int> allMaskedRows;
+    std::vector<std::vector<int>> allMaskedRows;
 };
 
 } // namespace attnlab

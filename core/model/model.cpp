@@ -243,8 +243,9 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     const Matrix<T> q = std::move(projected.q);
     const Matrix<T> k = repeatGroups<T>(projected.k, heads, groups);
     const Matrix<T> v = repeatGroups<T>(projected.v, heads, groups);
-    // Without maps, a layer goes whole to the device that computes layers (the CPU's fused
-    // kernel: no n x n mask, scores or weights are formed), else head by head.
+    // Without maps, a layer goes whole (every head of every sequence) to the device that
+    // computes layers (the CPU's fused kernel, an accelerator's layer kernel: no n x n mask,
+    // scores or weights are formed), else head by head.
     const Device* wholeLayer = maps == Maps::Drop && !how.unmasked
                                    ? layerDevice(backend_, layer, precisionOf<T>())
                                    : nullptr;
@@ -252,36 +253,42 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     Matrix<T> concat(x.rows(), v.cols());
     std::vector<LayerTrace<T>> layerTraces(xs.size());
     const PositionalSpec& pos = spec_.positional;
-    Eigen::Index start = 0;
+    std::vector<BoolMatrix> masks(xs.size()); // head by head only
     for (std::size_t b = 0; b < xs.size(); ++b) {
         const int n = static_cast<int>(xs[b].rows());
-        BoolMatrix mask;
         try {
             if (wholeLayer)
                 layer.mask.validate(n);
             else
-                mask = buildMask(layer.mask, n);
+                masks[b] = buildMask(layer.mask, n);
         } catch (const InputError& e) {
             throw InputError(layerPath(index) + ".mask", e.what());
         }
-        std::vector<int> allMasked;
-        if (wholeLayer) {
-            const bool last = index + 1 == spec_.layers.size();
-            std::optional<LayerReuse<T>> reuse;
-            const Matrix<T>* recorded = from ? &from->record.inputs.at(index) : nullptr;
-            if (recorded && xs.size() == 1 && recorded->rows() == x.rows() &&
-                recorded->cols() == x.cols()) // else everything is computed afresh
-                reuse.emplace(
-                    LayerReuse<T>{from->record.attention.at(index), changedRows(x, *recorded)});
-            const Matrix<T> qs = q.middleRows(start, n), ks = k.middleRows(start, n),
-                            vs = v.middleRows(start, n);
-            LayerResult<T> r = wholeLayer->attendLayer(LayerTask<T>{
-                layer, pos, qs, ks, vs, offset, last && how.outputRows > 0 ? how.outputRows : -1,
-                reuse ? &*reuse : nullptr});
-            concat.middleRows(start, n) = r.attention;
-            allMasked = std::move(r.allMaskedRows);
-            noteBackend(traces[b], layerTraces[b], index, 0, wholeLayer->info().backend, "");
-        }
+    }
+    std::vector<std::vector<int>> allMasked(xs.size());
+    if (wholeLayer) {
+        const bool last = index + 1 == spec_.layers.size();
+        std::optional<LayerReuse<T>> reuse;
+        const Matrix<T>* recorded = from ? &from->record.inputs.at(index) : nullptr;
+        if (recorded && xs.size() == 1 && recorded->rows() == x.rows() &&
+            recorded->cols() == x.cols()) // else everything is computed afresh
+            reuse.emplace(
+                LayerReuse<T>{from->record.attention.at(index), changedRows(x, *recorded)});
+        std::vector<int> lengths;
+        for (const auto& xb : xs)
+            lengths.push_back(int(xb.rows()));
+        LayerRun<T> run = attendLayerOn<T>(
+            *wholeLayer, {layer, pos, q, k, v, std::move(lengths), offset,
+                          last && how.outputRows > 0 && xs.size() == 1 ? how.outputRows : -1,
+                          reuse ? &*reuse : nullptr});
+        concat = std::move(run.result.attention);
+        allMasked = std::move(run.result.allMaskedRows);
+        for (std::size_t b = 0; b < xs.size(); ++b)
+            noteBackend(traces[b], layerTraces[b], index, 0, run.backend, run.notice);
+    }
+    Eigen::Index start = 0;
+    for (std::size_t b = 0; b < xs.size(); ++b) {
+        const int n = static_cast<int>(xs[b].rows());
         for (int head = 0; head < heads && !wholeLayer; ++head) {
             Matrix<T> qh = q.block(start, head * p, n, p), kh = k.block(start, head * p, n, p);
             const Matrix<T> vh = v.block(start, head * pv, n, pv);
@@ -293,15 +300,15 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
             if (pos.kind == PositionalSpec::Kind::Alibi) bias = alibiBias<T>(pos, n, head, heads);
             const Matrix<T>* biasPtr = bias.size() ? &bias : nullptr;
             HeadRun<T> run = attendOn<T>(backend_, {layer.mixer, qh, kh, vh, biasPtr, layer.mask,
-                                                    mask, maps == Maps::Keep, how.unmasked});
+                                                    masks[b], maps == Maps::Keep, how.unmasked});
             HeadResult<T>& r = run.result;
             noteBackend(traces[b], layerTraces[b], index, head, run.backend, run.notice);
             concat.block(start, head * pv, n, pv) = r.output;
-            if (head == 0) allMasked = r.allMaskedRows;
+            if (head == 0) allMasked[b] = r.allMaskedRows;
             if (maps == Maps::Keep)
                 layerTraces[b].heads.push_back({std::move(r.scores), std::move(r.weights)});
         }
-        for (int row : allMasked)
+        for (int row : allMasked[b])
             traces[b].warnings.push_back("layer " + std::to_string(index) + ": row " +
                                          std::to_string(row) +
                                          " has no allowed key (all-masked row)");

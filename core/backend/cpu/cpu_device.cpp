@@ -70,13 +70,31 @@ public:
         return false;
     }
     LayerResult<float> attendLayer(const LayerTask<float>& task) const override {
-        return kernels::fusedLayerAttention(task);
+        return bySequence(task);
     }
     LayerResult<double> attendLayer(const LayerTask<double>& task) const override {
-        return kernels::fusedLayerAttention(task);
+        return bySequence(task);
     }
 
 private:
+    // The fused kernel takes one sequence at a time (it spreads each over the threads).
+    template <class T>
+    static LayerResult<T> bySequence(const LayerTask<T>& task) {
+        if (task.lengths.size() <= 1) return kernels::fusedLayerAttention(task);
+        LayerResult<T> result{Matrix<T>(task.q.rows(), task.v.cols()), {}};
+        Eigen::Index start = 0;
+        for (int n : task.lengths) {
+            const Matrix<T> q = task.q.middleRows(start, n), k = task.k.middleRows(start, n),
+                            v = task.v.middleRows(start, n);
+            LayerResult<T> one = kernels::fusedLayerAttention(
+                LayerTask<T>{task.layer, task.positional, q, k, v, {}, task.offset});
+            result.attention.middleRows(start, n) = one.attention;
+            result.allMaskedRows.push_back(std::move(one.allMaskedRows.front()));
+            start += n;
+        }
+        return result;
+    }
+
     // Float and double on the chosen variant of the kernels, exact here (no vector code).
     template <class T>
     static HeadResult<T> run(const HeadTask<T>& task) {

@@ -12,7 +12,7 @@ constexpr int kShortSequence = 512; // up to this many keys, key blocks of 64
 
 template <class T>
 LayerResult<T> fusedLayerAttention(const LayerTask<T>& task) {
-    const auto& [layer, positional, q, k, v, offset, queryRows, reuse] = task;
+    const auto& [layer, positional, q, k, v, lengths, offset, queryRows, reuse] = task;
     const int heads = layer.heads;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     std::vector<Matrix<T>> qs, ks, vs;
@@ -54,7 +54,7 @@ LayerResult<T> fusedLayerAttention(const LayerTask<T>& task) {
     }
     FusedResult<T> r = ATTNLAB_CPU_VARIANT::fusedAttention<T>(
         layer.mixer, layer.mask, inputs, tiles, queryRows, blocks ? &*blocks : nullptr);
-    LayerResult<T> result{Matrix<T>(q.rows(), v.cols()), std::move(r.allMaskedRows)};
+    LayerResult<T> result{Matrix<T>(q.rows(), v.cols()), {std::move(r.allMaskedRows)}};
     for (int h = 0; h < heads; ++h)
         result.attention.middleCols(h * pv, pv) = r.outputs[std::size_t(h)];
     return result;

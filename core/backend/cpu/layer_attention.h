@@ -14,8 +14,9 @@ bool fusedLayerApplies(const LayerSpec& layer) {
     return std::is_floating_point_v<T> && layer.mixer.kind != MixerSpec::Kind::Ssm;
 }
 
-/// The concatenated head outputs (n x p_v) of the task's layer for its projections q, k, v,
-/// with RoPE (positions i + offset) or ALiBi as its `positional` says, and the all-masked rows.
+/// The concatenated head outputs (n x p_v) of the task's layer for its projections q, k, v of
+/// one sequence (`lengths` unused), with RoPE (positions i + offset) or ALiBi as its
+/// `positional` says, and the all-masked rows.
 /// Requires fusedLayerApplies<T>(layer); InputError for an invalid mask. `queryRows` as
 /// fusedAttention's: only the first rows are needed; `reuse`, the blocks to keep.
 template <class T>

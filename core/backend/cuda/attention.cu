@@ -52,47 +52,67 @@ int blocks(int count, int per) {
     return (count + per - 1) / per;
 }
 
+// Lets `kernel` use `sharedBytes` of shared memory (past the 48 KiB default).
+void allowShared(const void* kernel, std::size_t sharedBytes) {
+    check(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sharedBytes)),
+        "shared memory opt-in");
+}
+
 } // namespace
 
 template <class T>
-void launchMaps(const DeviceHead<T>& h) {
+void launchMaps(const DeviceHead<T>& h, cudaStream_t stream) {
     if constexpr (std::is_same_v<T, float>)
-        f32::mapsKernel<<<blocks(h.n, 128), 128>>>(h);
+        f32::mapsKernel<<<blocks(h.n, 128), 128, 0, stream>>>(h);
     else
-        f64::mapsKernel<<<blocks(h.n, 128), 128>>>(h);
+        f64::mapsKernel<<<blocks(h.n, 128), 128, 0, stream>>>(h);
     check(cudaGetLastError(), "maps kernel launch");
 }
 
 template <class T>
-void launchWeighted(const DeviceHead<T>& h) {
+void launchWeighted(const DeviceHead<T>& h, cudaStream_t stream) {
     if (h.pv == 0) return;
     const dim3 grid(h.n, blocks(h.pv, 64)); // n in x: up to 2^31 - 1 blocks
     if constexpr (std::is_same_v<T, float>)
-        f32::weightedKernel<<<grid, 64>>>(h);
+        f32::weightedKernel<<<grid, 64, 0, stream>>>(h);
     else
-        f64::weightedKernel<<<grid, 64>>>(h);
+        f64::weightedKernel<<<grid, 64, 0, stream>>>(h);
     check(cudaGetLastError(), "weighted kernel launch");
 }
 
 template <class T>
-void launchFused(const DeviceHead<T>& h, int group, std::size_t sharedBytes) {
-    const auto kernel =
-        std::is_same_v<T, float> ? (void*)f32::fusedKernel : (void*)f64::fusedKernel;
-    check(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sharedBytes)),
-        "shared memory opt-in");
-    if constexpr (std::is_same_v<T, float>)
-        f32::fusedKernel<<<blocks(h.n, group), group, sharedBytes>>>(h);
-    else
-        f64::fusedKernel<<<blocks(h.n, group), group, sharedBytes>>>(h);
+void launchFused(const DeviceHead<T>& h, int group, std::size_t sharedBytes, cudaStream_t stream) {
+    if constexpr (std::is_same_v<T, float>) {
+        allowShared((const void*)f32::fusedKernel, sharedBytes);
+        f32::fusedKernel<<<blocks(h.n, group), group, sharedBytes, stream>>>(h);
+    } else {
+        allowShared((const void*)f64::fusedKernel, sharedBytes);
+        f64::fusedKernel<<<blocks(h.n, group), group, sharedBytes, stream>>>(h);
+    }
     check(cudaGetLastError(), "fused kernel launch");
 }
 
-template void launchMaps<float>(const DeviceHead<float>&);
-template void launchMaps<double>(const DeviceHead<double>&);
-template void launchWeighted<float>(const DeviceHead<float>&);
-template void launchWeighted<double>(const DeviceHead<double>&);
-template void launchFused<float>(const DeviceHead<float>&, int, std::size_t);
-template void launchFused<double>(const DeviceHead<double>&, int, std::size_t);
+template <class T>
+void launchLayer(const DeviceLayer<T>& l, int group, std::size_t sharedBytes, cudaStream_t stream) {
+    const dim3 grid(blocks(l.longest, group), l.sequences * l.heads);
+    if constexpr (std::is_same_v<T, float>) {
+        allowShared((const void*)f32::layerKernel, sharedBytes);
+        f32::layerKernel<<<grid, group, sharedBytes, stream>>>(l);
+    } else {
+        allowShared((const void*)f64::layerKernel, sharedBytes);
+        f64::layerKernel<<<grid, group, sharedBytes, stream>>>(l);
+    }
+    check(cudaGetLastError(), "layer kernel launch");
+}
+
+#define ATTNLAB_INSTANTIATE(T)                                                                     \
+    template void launchMaps<T>(const DeviceHead<T>&, cudaStream_t);                               \
+    template void launchWeighted<T>(const DeviceHead<T>&, cudaStream_t);                           \
+    template void launchFused<T>(const DeviceHead<T>&, int, std::size_t, cudaStream_t);            \
+    template void launchLayer<T>(const DeviceLayer<T>&, int, std::size_t, cudaStream_t);
+ATTNLAB_INSTANTIATE(float)
+ATTNLAB_INSTANTIATE(double)
+#undef ATTNLAB_INSTANTIATE
 
 } // namespace attnlab::cuda

@@ -9,6 +9,7 @@
 
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 namespace attnlab {
 
@@ -19,35 +20,24 @@ void check(cudaError_t status, const char* what) {
         throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(status));
 }
 
-// Device memory for `count` values of T, freed on destruction.
-template <class T>
-class DeviceBuffer {
+// Device memory of `bytes` bytes, freed on destruction; movable, so a pool can keep it.
+class DeviceMemory {
 public:
-    explicit DeviceBuffer(std::size_t count) : count_(count) {
-        check(cudaMalloc(reinterpret_cast<void**>(&data_),
-                         std::max<std::size_t>(count, 1) * sizeof(T)),
-              "cudaMalloc");
+    explicit DeviceMemory(std::size_t bytes) { check(cudaMalloc(&data_, bytes), "cudaMalloc"); }
+    DeviceMemory(DeviceMemory&& other) noexcept : data_(std::exchange(other.data_, nullptr)) {}
+    DeviceMemory& operator=(DeviceMemory&&) = delete;
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
+    ~DeviceMemory() {
+        if (data_) cudaFree(data_);
     }
-    DeviceBuffer(const T* values, std::size_t count) : DeviceBuffer(count) {
-        if (count)
-            check(cudaMemcpy(data_, values, count * sizeof(T), cudaMemcpyHostToDevice),
-                  "copy to device");
-    }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    ~DeviceBuffer() { cudaFree(data_); }
-    T* get() const { return data_; }
-    std::vector<T> read() const {
-        std::vector<T> values(count_);
-        if (count_)
-            check(cudaMemcpy(values.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost),
-                  "copy to host");
-        return values;
+    template <class T>
+    T* as() const {
+        return static_cast<T*>(data_);
     }
 
 private:
-    T* data_ = nullptr;
-    std::size_t count_;
+    void* data_ = nullptr;
 };
 
 DeviceInfo describe(const cudaDeviceProp& prop, int index) {
@@ -80,39 +70,103 @@ DeviceLimits limitsOf(const cudaDeviceProp& prop) {
     return limits;
 }
 
-// One GPU of the CUDA runtime, made current (cudaSetDevice) for each head it computes.
+// The pool's roles: one buffer each, kept between calls.
+enum Role {
+    kQ,
+    kK,
+    kV,
+    kBias,
+    kCode,
+    kData,
+    kOutput,
+    kAllowed,
+    kScores,
+    kWeights,
+    kStarts,
+    kPrograms,
+    kSlopes
+};
+
+// One GPU of the CUDA runtime, made current (cudaSetDevice) for each call. Its stream, made on
+// first use, takes every copy and launch of a call in order; one stream synchronisation at the
+// end is the call's only wait. Device buffers are kept in a pool between calls.
 class CudaDevice final : public AcceleratorDevice {
 public:
     CudaDevice(const cudaDeviceProp& prop, int index, int ordinal)
         : AcceleratorDevice(describe(prop, index), limitsOf(prop)), ordinal_(ordinal) {}
+    ~CudaDevice() override {
+        pool_.clear();
+        if (stream_) cudaStreamDestroy(stream_);
+    }
 
 protected:
-    KernelOutput<float> compute(const KernelHead<float>& head) const override { return run(head); }
+    KernelOutput<float> compute(const KernelHead<float>& head) const override {
+        return guarded([&] { return run(head); });
+    }
     KernelOutput<double> compute(const KernelHead<double>& head) const override {
-        return run(head);
+        return guarded([&] { return run(head); });
+    }
+    KernelOutput<float> computeLayer(const KernelLayer<float>& layer) const override {
+        return guarded([&] { return runLayer(layer); });
+    }
+    KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const override {
+        return guarded([&] { return runLayer(layer); });
     }
 
 private:
+    // Runs `work` under the device's lock, on this GPU and its stream; an error frees the pool
+    // (no half-written buffer is reused) and is rethrown.
+    template <class Work>
+    auto guarded(Work&& work) const -> decltype(work()) {
+        std::lock_guard lock(mutex_);
+        check(cudaSetDevice(ordinal_), "cudaSetDevice");
+        if (!stream_) check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream");
+        try {
+            return work();
+        } catch (...) {
+            cudaStreamSynchronize(stream_); // nothing in flight uses the buffers freed next
+            pool_.clear();
+            throw;
+        }
+    }
+
+    // The pool's buffer for `role`, room for `count` values of T.
+    template <class T>
+    T* buffer(Role role, std::size_t count) const {
+        return pool_
+            .get(role, count * sizeof(T), [](std::size_t bytes) { return DeviceMemory(bytes); })
+            .template as<T>();
+    }
+    // The pool's buffer for `role`, with `values` queued for upload on the stream.
+    template <class T>
+    const T* upload(Role role, const T* values, std::size_t count) const {
+        T* b = buffer<T>(role, count);
+        if (count)
+            check(cudaMemcpyAsync(b, values, count * sizeof(T), cudaMemcpyHostToDevice, stream_),
+                  "copy to device");
+        return b;
+    }
+    // `values` resized to `count`, with the copy from `b` queued on the stream.
+    template <class T>
+    void download(const T* b, std::vector<T>& values, std::size_t count) const {
+        values.resize(count);
+        if (count)
+            check(cudaMemcpyAsync(values.data(), b, count * sizeof(T), cudaMemcpyDeviceToHost,
+                                  stream_),
+                  "copy to host");
+    }
+    void finish() const { check(cudaStreamSynchronize(stream_), "kernel execution"); }
+
     template <class T>
     KernelOutput<T> run(const KernelHead<T>& h) const {
         const std::size_t n = std::size_t(h.n), pv = std::size_t(h.pv);
-        std::lock_guard lock(mutex_);
-        check(cudaSetDevice(ordinal_), "cudaSetDevice");
-        const DeviceBuffer<T> q(h.q.data(), std::size_t(h.q.size())),
-            k(h.k.data(), std::size_t(h.k.size())), v(h.v.data(), std::size_t(h.v.size())),
-            bias(h.bias.data(), std::size_t(h.bias.size()));
-        const DeviceBuffer<int> code(h.mask.code.data(), h.mask.code.size()),
-            data(h.mask.data.data(), h.mask.data.size());
-        const DeviceBuffer<T> output(n * pv), scores(h.keepMaps ? n * n : 0),
-            weights(h.keepMaps ? n * n : 0);
-        const DeviceBuffer<int> allowed(n);
         cuda::DeviceHead<T> d;
-        d.q = q.get();
-        d.k = k.get();
-        d.v = v.get();
-        d.bias = bias.get();
-        d.code = code.get();
-        d.data = data.get();
+        d.q = upload(kQ, h.q.data(), std::size_t(h.q.size()));
+        d.k = upload(kK, h.k.data(), std::size_t(h.k.size()));
+        d.v = upload(kV, h.v.data(), std::size_t(h.v.size()));
+        d.bias = upload(kBias, h.bias.data(), std::size_t(h.bias.size()));
+        d.code = upload(kCode, h.mask.code.data(), h.mask.code.size());
+        d.data = upload(kData, h.mask.data.data(), h.mask.data.size());
         d.codeLength = int(h.mask.code.size());
         d.n = h.n;
         d.p = h.p;
@@ -123,31 +177,68 @@ private:
         d.tile = h.tile;
         d.scale = h.scale;
         d.decay = h.decay;
-        d.scores = scores.get();
-        d.weights = weights.get();
-        d.output = output.get();
-        d.rowAllowed = allowed.get();
-        if (h.keepMaps) cuda::launchMaps(d);
-        if (h.fused) {
-            const int group = fusedGroup(h, limits(), kMostThreads);
-            cuda::launchFused(d, group, fusedLocalBytes(h.tile, h.p, h.pv, group, sizeof(T)));
-        } else {
-            cuda::launchWeighted(d);
-        }
-        check(cudaDeviceSynchronize(), "kernel execution");
-        KernelOutput<T> out;
-        out.output = output.read();
-        out.rowAllowed = allowed.read();
+        d.output = buffer<T>(kOutput, n * pv);
+        d.rowAllowed = buffer<int>(kAllowed, n);
         if (h.keepMaps) {
-            out.scores = scores.read();
-            out.weights = weights.read();
+            d.scores = buffer<T>(kScores, n * n);
+            d.weights = buffer<T>(kWeights, n * n);
+            cuda::launchMaps(d, stream_);
         }
+        if (h.fused) {
+            const int group = fusedGroup(h.tile, h.p, h.pv, sizeof(T), limits(), kMostThreads);
+            cuda::launchFused(d, group, fusedLocalBytes(h.tile, h.p, h.pv, group, sizeof(T)),
+                              stream_);
+        } else {
+            cuda::launchWeighted(d, stream_);
+        }
+        KernelOutput<T> out;
+        download(d.output, out.output, n * pv);
+        download(d.rowAllowed, out.rowAllowed, n);
+        if (h.keepMaps) {
+            download(d.scores, out.scores, n * n);
+            download(d.weights, out.weights, n * n);
+        }
+        finish();
+        return out;
+    }
+
+    template <class T>
+    KernelOutput<T> runLayer(const KernelLayer<T>& l) const {
+        const std::size_t rows = std::size_t(l.rows()), width = std::size_t(l.heads * l.pv);
+        cuda::DeviceLayer<T> d;
+        d.q = upload(kQ, l.q.data(), std::size_t(l.q.size()));
+        d.k = upload(kK, l.k.data(), std::size_t(l.k.size()));
+        d.v = upload(kV, l.v.data(), std::size_t(l.v.size()));
+        d.starts = upload(kStarts, l.starts.data(), l.starts.size());
+        d.programs = upload(kPrograms, l.programs.data(), l.programs.size());
+        d.code = upload(kCode, l.code.data(), l.code.size());
+        d.data = upload(kData, l.data.data(), l.data.size());
+        d.slopes = upload(kSlopes, l.slopes.data(), l.slopes.size());
+        d.heads = l.heads;
+        d.p = l.p;
+        d.pv = l.pv;
+        d.mixer = l.mixer;
+        d.tile = l.tile;
+        d.biasKind = l.biasKind;
+        d.sequences = l.sequences();
+        d.longest = l.longest;
+        d.scale = l.scale;
+        d.output = buffer<T>(kOutput, rows * width);
+        d.rowAllowed = buffer<int>(kAllowed, rows);
+        const int group = fusedGroup(l.tile, l.p, l.pv, sizeof(T), limits(), kMostThreads);
+        cuda::launchLayer(d, group, fusedLocalBytes(l.tile, l.p, l.pv, group, sizeof(T)), stream_);
+        KernelOutput<T> out;
+        download(d.output, out.output, rows * width);
+        download(d.rowAllowed, out.rowAllowed, rows);
+        finish();
         return out;
     }
 
     static constexpr std::size_t kMostThreads = 1024; // per block, every CUDA GPU
     int ordinal_;                                     // the CUDA runtime's number of the GPU
     mutable std::mutex mutex_;
+    mutable cudaStream_t stream_ = nullptr;
+    mutable BufferPool<DeviceMemory> pool_;
 };
 
 class CudaBackend final : public Backend {

@@ -14,15 +14,37 @@ __global__ void weightedKernel(DeviceHead<REAL> h) {
     if (s < h.n && j < h.pv) attnlab_weighted_cell(s, j, h.weights, h.v, h.n, h.pv, h.output);
 }
 
+// The fused kernels' shared memory: qt group·p, kt tile·p, vt tile·pv, acc group·pv, sc
+// group·tile (attnlab_fused_rows).
+struct SharedTiles {
+    REAL *qt, *kt, *vt, *acc, *sc;
+    __device__ SharedTiles(unsigned char* shared, int group, int tile, int p, int pv) {
+        qt = reinterpret_cast<REAL*>(shared);
+        kt = qt + group * p;
+        vt = kt + tile * p;
+        acc = vt + tile * pv;
+        sc = acc + group * pv;
+    }
+};
+
 __global__ void fusedKernel(DeviceHead<REAL> h) {
     extern __shared__ __align__(16) unsigned char shared[];
-    const int group = blockDim.x;
-    REAL* kt = reinterpret_cast<REAL*>(shared);
-    REAL* vt = kt + h.tile * h.p;
-    REAL* acc = vt + h.tile * h.pv;
-    REAL* sc = acc + group * h.pv;
-    attnlab_fused_rows(threadIdx.x, group, blockIdx.x, h.q, h.k, h.v, h.bias, h.hasBias, h.code,
-                       h.codeLength, h.data, h.n, h.p, h.pv, h.mixer, h.scale, h.decay,
-                       h.bidirectional, h.tile, h.output, h.rowAllowed, kt, vt, acc, sc,
-                       static_cast<int*>(nullptr));
+    const SharedTiles m(shared, blockDim.x, h.tile, h.p, h.pv);
+    const int seen = attnlab_fused_rows(
+        threadIdx.x, blockDim.x, blockIdx.x, h.q, h.p, h.k, h.p, h.v, h.pv, h.bias, h.hasBias,
+        REAL(0), h.code, h.codeLength, h.data, h.n, h.p, h.pv, h.mixer, h.scale, h.decay,
+        h.bidirectional, h.tile, h.output, h.pv, m.qt, m.kt, m.vt, m.acc, m.sc,
+        static_cast<int*>(nullptr));
+    const int s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s < h.n) h.rowAllowed[s] = seen;
+}
+
+// A whole layer over a batch of sequences: query blocks along x, (sequence, head) pairs along y.
+__global__ void layerKernel(DeviceLayer<REAL> l) {
+    extern __shared__ __align__(16) unsigned char shared[];
+    const SharedTiles m(shared, blockDim.x, l.tile, l.p, l.pv);
+    attnlab_layer_rows(threadIdx.x, blockDim.x, blockIdx.x, blockIdx.y, l.q, l.k, l.v, l.starts,
+                       l.programs, l.code, l.data, l.slopes, l.biasKind, l.heads, l.p, l.pv,
+                       l.mixer, l.scale, l.tile, l.output, l.rowAllowed, m.qt, m.kt, m.vt, m.acc,
+                       m.sc, static_cast<int*>(nullptr));
 }

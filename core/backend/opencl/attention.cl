@@ -48,15 +48,34 @@ __kernel void attnlab_weighted(__global const REAL* weights, __global const REAL
     if (s < n && j < pv) attnlab_weighted_cell(s, j, weights, v, n, pv, out);
 }
 
-/* The fused tiled evaluation, one work-group per `get_local_size(0)` queries. */
+/* The fused tiled evaluation of one head, one work-group per `get_local_size(0)` queries. */
 __kernel void attnlab_fused(__global const REAL* q, __global const REAL* k,
                             __global const REAL* v, __global const REAL* bias, int hasBias,
                             __global const int* code, int codeLength, __global const int* data,
                             int n, int p, int pv, int mixer, REAL scale, REAL decay,
                             int bidirectional, int tile, __global REAL* out,
-                            __global int* rowAllowed, __local REAL* kt, __local REAL* vt,
-                            __local REAL* acc, __local REAL* sc, __local int* flag) {
-    attnlab_fused_rows(get_local_id(0), get_local_size(0), get_group_id(0), q, k, v, bias,
-                       hasBias, code, codeLength, data, n, p, pv, mixer, scale, decay,
-                       bidirectional, tile, out, rowAllowed, kt, vt, acc, sc, flag);
+                            __global int* rowAllowed, __local REAL* qt, __local REAL* kt,
+                            __local REAL* vt, __local REAL* acc, __local REAL* sc,
+                            __local int* flag) {
+    const int seen = attnlab_fused_rows(
+        get_local_id(0), get_local_size(0), get_group_id(0), q, p, k, p, v, pv, bias, hasBias,
+        (REAL)0, code, codeLength, data, n, p, pv, mixer, scale, decay, bidirectional, tile, out,
+        pv, qt, kt, vt, acc, sc, flag);
+    const int s = get_global_id(0);
+    if (s < n) rowAllowed[s] = seen;
+}
+
+/* A whole layer over a batch of sequences (attnlab_layer_rows): query blocks along dimension
+   0, (sequence, head) pairs along dimension 1. */
+__kernel void attnlab_layer(__global const REAL* q, __global const REAL* k,
+                            __global const REAL* v, __global const int* starts,
+                            __global const int* programs, __global const int* code,
+                            __global const int* data, __global const REAL* slopes, int biasKind,
+                            int heads, int p, int pv, int mixer, REAL scale, int tile,
+                            __global REAL* out, __global int* rowAllowed, __local REAL* qt,
+                            __local REAL* kt, __local REAL* vt, __local REAL* acc,
+                            __local REAL* sc, __local int* flag) {
+    attnlab_layer_rows(get_local_id(0), get_local_size(0), get_group_id(0), get_group_id(1), q, k,
+                       v, starts, programs, code, data, slopes, biasKind, heads, p, pv, mixer,
+                       scale, tile, out, rowAllowed, qt, kt, vt, acc, sc, flag);
 }

@@ -66,22 +66,67 @@ DeviceLimits limitsOf(const cl::Device& d) {
 
 struct Kernels {
     cl::Program program;
-    cl::Kernel maps, weighted, fused;
+    cl::Kernel maps, weighted, fused, layer;
 };
 
-// One OpenCL device; its context and queue are made when it first computes.
+// The pool's roles: one buffer each, kept between calls.
+enum Role {
+    kQ,
+    kK,
+    kV,
+    kBias,
+    kCode,
+    kData,
+    kOutput,
+    kAllowed,
+    kScores,
+    kWeights,
+    kStarts,
+    kPrograms,
+    kSlopes
+};
+
+// One OpenCL device; its context, in-order queue and buffer pool are made when it first
+// computes. Uploads are queued without waiting, and one blocking read at the end is the only
+// synchronisation of a head or a layer.
 class OpenClDevice final : public AcceleratorDevice {
 public:
     OpenClDevice(const cl::Platform& platform, const cl::Device& device, int index)
         : AcceleratorDevice(describe(platform, device, index), limitsOf(device)), device_(device) {}
 
 protected:
-    KernelOutput<float> compute(const KernelHead<float>& head) const override { return run(head); }
+    KernelOutput<float> compute(const KernelHead<float>& head) const override {
+        return guarded([&] { return run(head); });
+    }
     KernelOutput<double> compute(const KernelHead<double>& head) const override {
-        return run(head);
+        return guarded([&] { return run(head); });
+    }
+    KernelOutput<float> computeLayer(const KernelLayer<float>& layer) const override {
+        return guarded([&] { return runLayer(layer); });
+    }
+    KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const override {
+        return guarded([&] { return runLayer(layer); });
     }
 
 private:
+    // Runs `work` under the device's lock on its queue; an OpenCL error frees the pool (no
+    // half-written buffer is reused) and becomes a runtime_error naming it.
+    template <class Work>
+    auto guarded(Work&& work) const -> decltype(work()) {
+        std::lock_guard lock(mutex_);
+        try {
+            if (!queue_()) {
+                context_ = cl::Context(device_);
+                queue_ = cl::CommandQueue(context_, device_);
+            }
+            return work();
+        } catch (const cl::Error& e) {
+            pool_.clear();
+            throw std::runtime_error(std::string("OpenCL error in ") + e.what() + " (" +
+                                     std::to_string(e.err()) + ")");
+        }
+    }
+
     // The kernels for float (fp64 false) or double, compiled on first use.
     const Kernels& kernels(bool fp64) const {
         std::optional<Kernels>& slot = kernels_[fp64 ? 1 : 0];
@@ -93,121 +138,133 @@ private:
             throw std::runtime_error("OpenCL kernel build failed: " +
                                      program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_));
         }
-        slot =
-            Kernels{program, cl::Kernel(program, "attnlab_maps"),
-                    cl::Kernel(program, "attnlab_weighted"), cl::Kernel(program, "attnlab_fused")};
+        slot = Kernels{program, cl::Kernel(program, "attnlab_maps"),
+                       cl::Kernel(program, "attnlab_weighted"),
+                       cl::Kernel(program, "attnlab_fused"), cl::Kernel(program, "attnlab_layer")};
         return *slot;
     }
 
+    // The pool's buffer for `role`, at least `bytes` long.
+    cl::Buffer& buffer(Role role, std::size_t bytes) const {
+        return pool_.get(role, bytes, [&](std::size_t size) {
+            return cl::Buffer(context_, CL_MEM_READ_WRITE, size);
+        });
+    }
+    // The pool's buffer for `role`, with `values` queued for upload (not waited for).
     template <class T>
-    cl::Buffer input(const T* values, std::size_t count) const {
-        const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
-        if (count == 0) return cl::Buffer(context_, CL_MEM_READ_ONLY, bytes);
-        return cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                          const_cast<T*>(values));
+    cl::Buffer& upload(Role role, const T* values, std::size_t count) const {
+        cl::Buffer& b = buffer(role, count * sizeof(T));
+        if (count) queue_.enqueueWriteBuffer(b, CL_FALSE, 0, count * sizeof(T), values);
+        return b;
+    }
+    // `values` resized to `count` and its read from `b` queued; `wait` makes it the blocking one.
+    template <class T>
+    void download(const cl::Buffer& b, std::vector<T>& values, std::size_t count,
+                  bool wait = false) const {
+        values.resize(count);
+        if (count)
+            queue_.enqueueReadBuffer(b, wait, 0, count * sizeof(T), values.data());
+        else if (wait)
+            queue_.finish();
     }
 
+    // Sets the kernel's arguments from `first` on, in order.
+    template <class... Args>
+    static void arguments(cl::Kernel& kernel, int first, const Args&... args) {
+        int at = first;
+        (kernel.setArg(at++, args), ...);
+    }
+    // The fused kernels' local memory, after argument `first`: qt, kt, vt, acc, sc and the flag.
     template <class T>
-    cl::Buffer output(std::vector<T>& values, std::size_t count) const {
-        values.resize(count);
-        return cl::Buffer(context_, CL_MEM_WRITE_ONLY, std::max<std::size_t>(count, 1) * sizeof(T));
+    static void localMemory(cl::Kernel& kernel, int first, int tile, int p, int pv, int group) {
+        const std::size_t t = std::size_t(tile), g = std::size_t(group);
+        for (std::size_t count : {g * std::size_t(p), t * std::size_t(p), t * std::size_t(pv),
+                                  g * std::size_t(pv), g * t})
+            kernel.setArg(first++, cl::Local(std::max<std::size_t>(count, 1) * sizeof(T)));
+        kernel.setArg(first, cl::Local(sizeof(cl_int)));
+    }
+    int group(cl::Kernel& kernel, int tile, int p, int pv, int scalarBytes) const {
+        return fusedGroup(tile, p, pv, scalarBytes, limits(),
+                          kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
     }
 
     template <class T>
     KernelOutput<T> run(const KernelHead<T>& h) const {
         const std::size_t n = std::size_t(h.n), pv = std::size_t(h.pv);
-        std::lock_guard lock(mutex_);
-        try {
-            if (!queue_()) {
-                context_ = cl::Context(device_);
-                queue_ = cl::CommandQueue(context_, device_);
-            }
-            const Kernels& kn = kernels(std::is_same_v<T, double>);
-            const cl::Buffer q = input(h.q.data(), std::size_t(h.q.size())),
-                             k = input(h.k.data(), std::size_t(h.k.size())),
-                             v = input(h.v.data(), std::size_t(h.v.size())),
-                             bias = input(h.bias.data(), std::size_t(h.bias.size())),
-                             code = input(h.mask.code.data(), h.mask.code.size()),
-                             data = input(h.mask.data.data(), h.mask.data.size());
-            const cl_int codeLength = cl_int(h.mask.code.size()), hasBias = h.hasBias,
-                         bidirectional = h.bidirectional;
-            KernelOutput<T> out;
-            const cl::Buffer result = output(out.output, n * pv),
-                             allowed = output(out.rowAllowed, n);
-            cl::Buffer scores, weights;
-            if (h.keepMaps) {
-                scores = output(out.scores, n * n);
-                weights = output(out.weights, n * n);
-                cl::Kernel maps = kn.maps;
-                int a = 0;
-                for (const cl::Buffer* b : {&q, &k, &bias})
-                    maps.setArg(a++, *b);
-                maps.setArg(a++, hasBias);
-                maps.setArg(a++, code);
-                maps.setArg(a++, codeLength);
-                maps.setArg(a++, data);
-                for (cl_int i : {h.n, h.p, h.mixer})
-                    maps.setArg(a++, i);
-                maps.setArg(a++, h.scale);
-                maps.setArg(a++, h.decay);
-                maps.setArg(a++, bidirectional);
-                maps.setArg(a++, scores);
-                maps.setArg(a++, weights);
-                maps.setArg(a++, allowed);
-                queue_.enqueueNDRangeKernel(maps, cl::NullRange, cl::NDRange(n));
-            }
-            if (h.fused) {
-                cl::Kernel fused = kn.fused;
-                const int group = fusedGroup(
-                    h, limits(), fused.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
-                int a = 0;
-                for (const cl::Buffer* b : {&q, &k, &v, &bias})
-                    fused.setArg(a++, *b);
-                fused.setArg(a++, hasBias);
-                fused.setArg(a++, code);
-                fused.setArg(a++, codeLength);
-                fused.setArg(a++, data);
-                for (cl_int i : {h.n, h.p, h.pv, h.mixer})
-                    fused.setArg(a++, i);
-                fused.setArg(a++, h.scale);
-                fused.setArg(a++, h.decay);
-                fused.setArg(a++, bidirectional);
-                fused.setArg(a++, cl_int(h.tile));
-                fused.setArg(a++, result);
-                fused.setArg(a++, allowed);
-                const std::size_t tile = std::size_t(h.tile), g = std::size_t(group);
-                for (std::size_t bytes : {tile * std::size_t(h.p), tile * pv, g * pv, g * tile})
-                    fused.setArg(a++, cl::Local(std::max<std::size_t>(bytes, 1) * sizeof(T)));
-                fused.setArg(a++, cl::Local(sizeof(cl_int)));
-                const std::size_t global = (n + g - 1) / g * g;
-                queue_.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(global),
-                                            cl::NDRange(g));
-            } else {
-                cl::Kernel weighted = kn.weighted;
-                weighted.setArg(0, weights);
-                weighted.setArg(1, v);
-                weighted.setArg(2, cl_int(h.n));
-                weighted.setArg(3, cl_int(h.pv));
-                weighted.setArg(4, result);
-                if (pv > 0)
-                    queue_.enqueueNDRangeKernel(weighted, cl::NullRange, cl::NDRange(n, pv));
-            }
-            auto read = [&](const cl::Buffer& b, auto& values) {
-                if (!values.empty())
-                    queue_.enqueueReadBuffer(b, CL_TRUE, 0, values.size() * sizeof(values.front()),
-                                             values.data());
-            };
-            read(result, out.output);
-            read(allowed, out.rowAllowed);
-            if (h.keepMaps) {
-                read(scores, out.scores);
-                read(weights, out.weights);
-            }
-            return out;
-        } catch (const cl::Error& e) {
-            throw std::runtime_error(std::string("OpenCL error in ") + e.what() + " (" +
-                                     std::to_string(e.err()) + ")");
+        const Kernels& kn = kernels(std::is_same_v<T, double>);
+        const cl::Buffer &q = upload(kQ, h.q.data(), std::size_t(h.q.size())),
+                         &k = upload(kK, h.k.data(), std::size_t(h.k.size())),
+                         &v = upload(kV, h.v.data(), std::size_t(h.v.size())),
+                         &bias = upload(kBias, h.bias.data(), std::size_t(h.bias.size())),
+                         &code = upload(kCode, h.mask.code.data(), h.mask.code.size()),
+                         &data = upload(kData, h.mask.data.data(), h.mask.data.size());
+        const cl_int codeLength = cl_int(h.mask.code.size()), hasBias = h.hasBias,
+                     bidirectional = h.bidirectional;
+        const cl::Buffer &result = buffer(kOutput, n * pv * sizeof(T)),
+                         &allowed = buffer(kAllowed, n * sizeof(cl_int));
+        const cl::Buffer* scores = h.keepMaps ? &buffer(kScores, n * n * sizeof(T)) : nullptr;
+        const cl::Buffer* weights = h.keepMaps ? &buffer(kWeights, n * n * sizeof(T)) : nullptr;
+        if (h.keepMaps) {
+            cl::Kernel maps = kn.maps;
+            arguments(maps, 0, q, k, bias, hasBias, code, codeLength, data, cl_int(h.n),
+                      cl_int(h.p), cl_int(h.mixer), h.scale, h.decay, bidirectional, *scores,
+                      *weights, allowed);
+            queue_.enqueueNDRangeKernel(maps, cl::NullRange, cl::NDRange(n));
         }
+        if (h.fused) {
+            cl::Kernel fused = kn.fused;
+            const int g = group(fused, h.tile, h.p, h.pv, sizeof(T));
+            arguments(fused, 0, q, k, v, bias, hasBias, code, codeLength, data, cl_int(h.n),
+                      cl_int(h.p), cl_int(h.pv), cl_int(h.mixer), h.scale, h.decay, bidirectional,
+                      cl_int(h.tile), result, allowed);
+            localMemory<T>(fused, 18, h.tile, h.p, h.pv, g);
+            const std::size_t global = (n + std::size_t(g) - 1) / std::size_t(g) * std::size_t(g);
+            queue_.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(global),
+                                        cl::NDRange(std::size_t(g)));
+        } else if (pv > 0) {
+            cl::Kernel weighted = kn.weighted;
+            arguments(weighted, 0, *weights, v, cl_int(h.n), cl_int(h.pv), result);
+            queue_.enqueueNDRangeKernel(weighted, cl::NullRange, cl::NDRange(n, pv));
+        }
+        KernelOutput<T> out;
+        if (h.keepMaps) {
+            download(*scores, out.scores, n * n);
+            download(*weights, out.weights, n * n);
+        }
+        download(result, out.output, n * pv);
+        download(allowed, out.rowAllowed, n, true);
+        return out;
+    }
+
+    template <class T>
+    KernelOutput<T> runLayer(const KernelLayer<T>& l) const {
+        const std::size_t rows = std::size_t(l.rows()), width = std::size_t(l.heads * l.pv);
+        const Kernels& kn = kernels(std::is_same_v<T, double>);
+        const cl::Buffer &q = upload(kQ, l.q.data(), std::size_t(l.q.size())),
+                         &k = upload(kK, l.k.data(), std::size_t(l.k.size())),
+                         &v = upload(kV, l.v.data(), std::size_t(l.v.size())),
+                         &starts = upload(kStarts, l.starts.data(), l.starts.size()),
+                         &programs = upload(kPrograms, l.programs.data(), l.programs.size()),
+                         &code = upload(kCode, l.code.data(), l.code.size()),
+                         &data = upload(kData, l.data.data(), l.data.size()),
+                         &slopes = upload(kSlopes, l.slopes.data(), l.slopes.size());
+        const cl::Buffer &result = buffer(kOutput, rows * width * sizeof(T)),
+                         &allowed = buffer(kAllowed, rows * sizeof(cl_int));
+        cl::Kernel layer = kn.layer;
+        const int g = group(layer, l.tile, l.p, l.pv, sizeof(T));
+        arguments(layer, 0, q, k, v, starts, programs, code, data, slopes, cl_int(l.biasKind),
+                  cl_int(l.heads), cl_int(l.p), cl_int(l.pv), cl_int(l.mixer), l.scale,
+                  cl_int(l.tile), result, allowed);
+        localMemory<T>(layer, 17, l.tile, l.p, l.pv, g);
+        const std::size_t blocks = (std::size_t(l.longest) + std::size_t(g) - 1) / std::size_t(g);
+        queue_.enqueueNDRangeKernel(
+            layer, cl::NullRange,
+            cl::NDRange(blocks * std::size_t(g), std::size_t(l.sequences() * l.heads)),
+            cl::NDRange(std::size_t(g), 1));
+        KernelOutput<T> out;
+        download(result, out.output, rows * width);
+        download(allowed, out.rowAllowed, rows, true);
+        return out;
     }
 
     mutable std::mutex mutex_;
@@ -215,6 +272,7 @@ private:
     mutable cl::Context context_;
     mutable cl::CommandQueue queue_;
     mutable std::optional<Kernels> kernels_[2];
+    mutable BufferPool<cl::Buffer> pool_;
 };
 
 class OpenClBackend final : public Backend {
