@@ -139,6 +139,39 @@ HeadResult<T> headResult(const KernelHead<T>& head, const KernelOutput<T>& out) 
     return r;
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> layerLaunches(const std::vector<int>& lengths,
+                                                               int heads, int p, int pv,
+                                                               int scalarBytes,
+                                                               const DeviceLimits& limits) {
+    const std::uint64_t perRow =
+        std::uint64_t(heads) * std::uint64_t(2 * p + 2 * pv) * std::uint64_t(scalarBytes) +
+        sizeof(int);
+    const std::uint64_t budget = limits.globalBytes / 2;
+    const std::uint64_t rowsPerBuffer =
+        limits.maxAllocBytes /
+        std::max<std::uint64_t>(1, std::uint64_t(heads) * std::uint64_t(std::max(p, pv)) *
+                                       std::uint64_t(scalarBytes));
+    std::vector<std::pair<std::size_t, std::size_t>> launches;
+    for (std::size_t first = 0; first < lengths.size();) {
+        std::size_t last = first;
+        std::uint64_t rows = 0;
+        while (last < lengths.size() &&
+               (last - first + 1) * std::size_t(heads) <= std::size_t(kMostLayerPairs) &&
+               (rows + std::uint64_t(lengths[last])) * perRow <= budget &&
+               rows + std::uint64_t(lengths[last]) <= rowsPerBuffer)
+            rows += std::uint64_t(lengths[last++]);
+        if (last == first)
+            throw std::runtime_error("a sequence of " + std::to_string(lengths[first]) +
+                                     " tokens needs " +
+                                     mib(std::uint64_t(lengths[first]) * perRow) +
+                                     " of device memory for its layer, more than " + mib(budget) +
+                                     " (half the device's)");
+        launches.emplace_back(first, last);
+        first = last;
+    }
+    return launches;
+}
+
 bool AcceleratorDevice::attendsLayer(const LayerSpec& layer, Precision precision) const {
     return layer.mixer.kind != MixerSpec::Kind::Ssm &&
            (precision == Precision::Float32 || (precision == Precision::Float64 && limits_.fp64)) &&
@@ -154,27 +187,9 @@ LayerResult<T> AcceleratorDevice::runLayer(const LayerTask<T>& task) const {
     if (fusedLocalBytes(tile, p, pv, 1, sizeof(T)) > limits_.localBytes)
         throw std::runtime_error("key tile " + std::to_string(tile) + " with head width " +
                                  std::to_string(p) + " does not fit the device's local memory");
-    // As many sequences per launch as half the device memory holds (Q, K, V, output).
-    const std::uint64_t perRow =
-        std::uint64_t(heads) * std::uint64_t(2 * p + 2 * pv) * sizeof(T) + sizeof(int);
-    const std::uint64_t budget = limits_.globalBytes / 2;
-    const std::uint64_t rowsPerBuffer =
-        limits_.maxAllocBytes / (std::uint64_t(heads) * std::uint64_t(std::max(p, pv)) * sizeof(T));
     LayerResult<T> result{Matrix<T>(task.q.rows(), task.v.cols()), {}};
     Eigen::Index row = 0;
-    for (std::size_t first = 0; first < lengths.size();) {
-        std::size_t last = first;
-        std::uint64_t rows = 0;
-        while (last < lengths.size() &&
-               (last - first + 1) * std::size_t(heads) <= kMostLayerPairs &&
-               (rows + std::uint64_t(lengths[last])) * perRow <= budget &&
-               rows + std::uint64_t(lengths[last]) <= rowsPerBuffer)
-            rows += std::uint64_t(lengths[last++]);
-        if (last == first)
-            throw std::runtime_error(
-                "a sequence of " + std::to_string(lengths[first]) + " tokens needs " +
-                mib(std::uint64_t(lengths[first]) * perRow) + " of device memory, more than " +
-                mib(budget) + " (half the device's)");
+    for (const auto& [first, last] : layerLaunches(lengths, heads, p, pv, sizeof(T), limits_)) {
         const KernelLayer<T> layer = kernelLayer(task, first, last, row);
         const KernelOutput<T> out = computeLayer(layer);
         result.attention.middleRows(row, layer.rows()) =
@@ -186,7 +201,6 @@ LayerResult<T> AcceleratorDevice::runLayer(const LayerTask<T>& task) const {
                     masked.push_back(s - layer.starts[std::size_t(i)]);
         }
         row += layer.rows();
-        first = last;
     }
     return result;
 }

@@ -133,6 +133,15 @@ private:
 /// The most (sequence, head) pairs one layer launch takes (CUDA's grid y extent).
 inline constexpr int kMostLayerPairs = 65535;
 
+/// The launches a layer over sequences of these lengths takes: consecutive runs [first, last)
+/// of sequences, as many per launch as half the device memory holds (Q, K, V and the output of
+/// every head), within one allocation each and kMostLayerPairs. Throws std::runtime_error when
+/// one sequence alone does not fit, saying how much it needs.
+std::vector<std::pair<std::size_t, std::size_t>> layerLaunches(const std::vector<int>& lengths,
+                                                               int heads, int p, int pv,
+                                                               int scalarBytes,
+                                                               const DeviceLimits& limits);
+
 /// A device of an accelerated backend: judged by its limits, computing a head as kernelHead,
 /// then the backend's `compute` (upload, kernels, download), then headResult; a layer over a
 /// batch of sequences as kernelLayer in as few launches as its memory allows (one when it
