@@ -17,6 +17,9 @@
 #include "core/backend/accelerator.h"
 #include "core/backend/registry.h"
 #include "core/base/error.h"
+#include "core/checks/check_registry.h"
+#include "core/checks/property_report.h"
+#include "core/io/scenario_reader.h"
 #include "core/model/model.h"
 #include "core/spec/mask.h"
 
@@ -347,6 +350,46 @@ private slots:
                 failed[b].notices[0].c_str());
             QVERIFY(deviation(failed[b].output, reference[b].output) <= 1e-10);
         }
+    }
+
+    // The sweeps of causality and locality (a forward per perturbed suffix or token) go to the
+    // device in batches, and reach the CPU's verdicts and witnesses: where the property holds,
+    // where it fails, and for a locality claim that is too small.
+    void sweepsOnTheDeviceReachTheCpusVerdicts_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("property");
+        for (const char* preset : {"causal-model", "sliding-window", "window-three-layers",
+                                   "locality-claim-too-small", "alibi-causal"})
+            for (const char* property : {"causality", "locality"})
+                QTest::newRow((std::string(preset) + " " + property).c_str()) << preset << property;
+    }
+    void sweepsOnTheDeviceReachTheCpusVerdicts() {
+        const Backend* opencl = findBackend("opencl");
+        if (!opencl || opencl->devices().empty()) QSKIP("no OpenCL device");
+        QFETCH(QString, preset);
+        QFETCH(QString, property);
+        Scenario s = loadScenario("builtin:" + preset.toStdString());
+        s.precision = Precision::Float64;
+        s.backend = BackendChoice::Cpu;
+        const nlohmann::json cpu = reportJson(runChecks(s, {{property.toStdString(), {}}}, 0)[0]);
+        s.backend = BackendChoice::OpenCl;
+        const nlohmann::json device =
+            reportJson(runChecks(s, {{property.toStdString(), {}}}, 0)[0]);
+        QCOMPARE(device["verdict"], cpu["verdict"]);
+        // The witness's positions (rows, tokens, columns, distances: its integers) agree; its
+        // values differ by rounding.
+        int positions = 0;
+        for (const char* key : {"witness", "shrunk_witness"})
+            if (cpu.contains(key) && !cpu[key].is_null())
+                for (const auto& [name, value] : cpu[key].items())
+                    if (value.is_number_integer()) {
+                        QVERIFY2(device[key][name] == value,
+                                 (std::string(key) + "." + name + ": " + device[key].dump() +
+                                  " vs " + cpu[key].dump())
+                                     .c_str());
+                        ++positions;
+                    }
+        QVERIFY(cpu["verdict"] != "fails" || positions > 0);
     }
 
     // A layer is split into as few launches as memory allows, in order, covering every

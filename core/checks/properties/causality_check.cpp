@@ -25,22 +25,29 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
     const Baseline<T> base(setup);
     const auto n = base.x.rows();
     std::vector<SuffixSweep<T>> found(static_cast<std::size_t>(n)); // per boundary m
-    setup.forEachForward(request, long(n) - 1, [&](long task) {
-        const Eigen::Index m = task + 1;
-        // Only the rows that must not move are computed.
-        const Matrix<T> fp = base.outputRows(base.perturbed(m, n, int(m % 2)), m);
-        SuffixSweep<T>& f = found[std::size_t(m)];
-        f.boundary = m;
-        for (Eigen::Index s = 0; s < m; ++s) {
-            // An unmoved row is never worse than the one kept (most rows, when causal).
-            if (f.row >= 0 && (fp.row(s).array() == base.fx.row(s).array()).all()) continue;
-            const RowChange<T> change(base.fx, fp, s);
-            if (f.row < 0 || change.worseThan(f.moved, setup.depth)) {
-                f.moved = change;
-                f.row = s;
+    // Only the rows that must not move are computed (on the CPU).
+    base.sweep(
+        request, long(n) - 1,
+        [&](long task) {
+            const Eigen::Index m = task + 1;
+            return std::vector<std::pair<Matrix<T>, Eigen::Index>>{
+                {base.perturbed(m, n, int(m % 2)), m}};
+        },
+        [&](long task, const std::vector<Matrix<T>>& outputs) {
+            const Eigen::Index m = task + 1;
+            const Matrix<T>& fp = outputs.front();
+            SuffixSweep<T>& f = found[std::size_t(m)];
+            f.boundary = m;
+            for (Eigen::Index s = 0; s < m; ++s) {
+                // An unmoved row is never worse than the one kept (most rows, when causal).
+                if (f.row >= 0 && (fp.row(s).array() == base.fx.row(s).array()).all()) continue;
+                const RowChange<T> change(base.fx, fp, s);
+                if (f.row < 0 || change.worseThan(f.moved, setup.depth)) {
+                    f.moved = change;
+                    f.row = s;
+                }
             }
-        }
-    });
+        });
     SuffixSweep<T> sweep;
     for (Eigen::Index m = 1; m < n; ++m) {
         const SuffixSweep<T>& f = found[std::size_t(m)];

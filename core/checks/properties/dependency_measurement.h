@@ -2,7 +2,7 @@
 // output row moves when input tokens are perturbed (by two generic vectors each; exact in exact
 // mode), the per-token dependency map D[s][t] ("output s changes when input token t changes"),
 // the bound the layers' masks imply, and the pairs that break a claimed bound. The forwards
-// spread over the CPU threads.
+// spread over the CPU threads, or go to the device in batches.
 #pragma once
 
 #include "core/checks/check_support.h"
@@ -91,6 +91,49 @@ struct Baseline {
         if (record) return setup.model.forwardFrom(*record, xp, int(rows));
         return rows == x.rows() ? setup.output(xp) : setup.firstRows(xp, rows);
     }
+
+    /// A sweep of `count` items, item i perturbing X as `inputs(i)` says (a list of (xp, rows):
+    /// the inputs and how many of their first output rows are read), then `use(i, outputs)`
+    /// with f of each (only those rows are meaningful). On the CPU, each item's forwards run on
+    /// a thread of their own (forEachForward; use() must write disjoint results), each
+    /// computing only the blocks its changed rows reach; on a device, the forwards of many
+    /// items go as one batch, one launch per layer, and use() runs in item order.
+    template <class Inputs, class Use>
+    void sweep(const CheckRequest& request, long count, Inputs&& inputs, Use&& use) const {
+        if (computesOnCpu(setup.backend)) {
+            setup.forEachForward(request, count, [&](long i) {
+                std::vector<Matrix<T>> outputs;
+                for (const auto& [xp, rows] : inputs(i))
+                    outputs.push_back(outputRows(xp, rows));
+                use(i, std::move(outputs));
+            });
+            return;
+        }
+        for (long first = 0; first < count;) {
+            pollCancel(request);
+            std::vector<Matrix<T>> batch;
+            std::vector<std::size_t> perItem;
+            long last = first;
+            for (; last < count && long(batch.size()) * x.rows() < kSweepBatchRows; ++last) {
+                perItem.push_back(0);
+                for (auto& [xp, rows] : inputs(last)) {
+                    batch.push_back(std::move(xp));
+                    ++perItem.back();
+                }
+            }
+            std::vector<Trace<T>> traces = setup.model.forwardBatch(batch, Maps::Drop);
+            std::size_t at = 0;
+            for (long i = first; i < last; ++i) {
+                std::vector<Matrix<T>> outputs;
+                for (std::size_t j = 0; j < perItem[std::size_t(i - first)]; ++j)
+                    outputs.push_back(std::move(traces[at++].output));
+                use(i, std::move(outputs));
+            }
+            first = last;
+        }
+    }
+    /// Token rows per batch of a device sweep (the host holds the batch's activations).
+    static constexpr long kSweepBatchRows = 1L << 17;
     /// X with tokens [from, to) moved by a generic vector each (the k-th of its kind).
     Matrix<T> perturbed(Eigen::Index from, Eigen::Index to, int k) const {
         Matrix<T> xp = x;
@@ -108,21 +151,26 @@ Dependencies<T> measureDependencies(const CheckSetup<T>& setup, const CheckReque
     const auto n = base.x.rows();
     Dependencies<T> dep{BoolMatrix::Constant(n, n, false),
                         std::vector<std::vector<RowChange<T>>>(static_cast<std::size_t>(n))};
-    // One task per token t, writing changes[t] and column t of the map only.
-    setup.forEachForward(request, long(n), [&](long t) {
-        std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
-        column.resize(std::size_t(n));
-        for (int k = 0; k < 2; ++k) { // two generic perturbations, so no change cancels by chance
-            const Matrix<T> fp = base.outputRows(base.perturbed(t, t + 1, k), n);
-            for (Eigen::Index s = 0; s < n; ++s) {
-                const RowChange<T> change(base.fx, fp, s);
-                if (k == 0 || change.worseThan(column[std::size_t(s)], setup.depth))
-                    column[std::size_t(s)] = change;
-            }
-        }
-        for (Eigen::Index s = 0; s < n; ++s)
-            dep.map(s, t) = column[std::size_t(s)].exceeds(setup.depth);
-    });
+    // One item per token t, writing changes[t] and column t of the map only: two generic
+    // perturbations of t, so that no change cancels by chance.
+    base.sweep(
+        request, long(n),
+        [&](long t) {
+            return std::vector<std::pair<Matrix<T>, Eigen::Index>>{
+                {base.perturbed(t, t + 1, 0), n}, {base.perturbed(t, t + 1, 1), n}};
+        },
+        [&](long t, const std::vector<Matrix<T>>& outputs) {
+            std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
+            column.resize(std::size_t(n));
+            for (std::size_t k = 0; k < outputs.size(); ++k)
+                for (Eigen::Index s = 0; s < n; ++s) {
+                    const RowChange<T> change(base.fx, outputs[k], s);
+                    if (k == 0 || change.worseThan(column[std::size_t(s)], setup.depth))
+                        column[std::size_t(s)] = change;
+                }
+            for (Eigen::Index s = 0; s < n; ++s)
+                dep.map(s, t) = column[std::size_t(s)].exceeds(setup.depth);
+        });
     return dep;
 }
 
