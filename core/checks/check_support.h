@@ -69,6 +69,29 @@ struct CheckSetup {
         return model.forwardBatch({x}, Maps::Drop, how).front().output.topRows(rows);
     }
 
+    /// f of each input: on the CPU a forward each, spread over the threads; on a device one
+    /// forward batch (one launch per layer for them all).
+    std::vector<Matrix<T>> outputs(const CheckRequest& request,
+                                   const std::vector<Matrix<T>>& inputs) const {
+        std::vector<Matrix<T>> out(inputs.size());
+        if (computesOnCpu(backend)) {
+            forEachForward(request, long(inputs.size()),
+                           [&](long i) { out[std::size_t(i)] = output(inputs[std::size_t(i)]); });
+            return out;
+        }
+        pollCancel(request);
+        std::vector<Trace<T>> traces = model.forwardBatch(inputs, Maps::Drop);
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = std::move(traces[i].output);
+        return out;
+    }
+    /// How many forwards a sweep hands to `outputs` at once: as many as threads on the CPU, a
+    /// batch of `onDevice` on a device.
+    std::size_t sweepRound(std::size_t onDevice) const {
+        return computesOnCpu(backend) ? std::size_t(std::max(1, kernels::availableThreads()))
+                                      : onDevice;
+    }
+
     /// forEachItem over `count` independent forwards of the model; serial when the model computes
     /// on a device (driven from one thread).
     template <class Body>

@@ -352,15 +352,16 @@ private slots:
         }
     }
 
-    // The sweeps of causality and locality (a forward per perturbed suffix or token) go to the
-    // device in batches, and reach the CPU's verdicts and witnesses: where the property holds,
-    // where it fails, and for a locality claim that is too small.
+    // The sweeps of causality, locality and equivariance (a forward per perturbed suffix, token
+    // or permutation) go to the device in batches, and reach the CPU's verdicts and witnesses:
+    // where the property holds, where it fails, and for a locality claim that is too small.
     void sweepsOnTheDeviceReachTheCpusVerdicts_data() {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<QString>("property");
-        for (const char* preset : {"causal-model", "sliding-window", "window-three-layers",
-                                   "locality-claim-too-small", "alibi-causal"})
-            for (const char* property : {"causality", "locality"})
+        for (const char* preset :
+             {"causal-model", "sliding-window", "window-three-layers", "locality-claim-too-small",
+              "alibi-causal", "equivariant-block", "positional-counterexample"})
+            for (const char* property : {"causality", "locality", "permutation-equivariance"})
                 QTest::newRow((std::string(preset) + " " + property).c_str()) << preset << property;
     }
     void sweepsOnTheDeviceReachTheCpusVerdicts() {

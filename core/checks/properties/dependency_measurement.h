@@ -110,7 +110,6 @@ struct Baseline {
             return;
         }
         for (long first = 0; first < count;) {
-            pollCancel(request);
             std::vector<Matrix<T>> batch;
             std::vector<std::size_t> perItem;
             long last = first;
@@ -121,12 +120,12 @@ struct Baseline {
                     ++perItem.back();
                 }
             }
-            std::vector<Trace<T>> traces = setup.model.forwardBatch(batch, Maps::Drop);
+            std::vector<Matrix<T>> fs = setup.outputs(request, batch);
             std::size_t at = 0;
             for (long i = first; i < last; ++i) {
                 std::vector<Matrix<T>> outputs;
                 for (std::size_t j = 0; j < perItem[std::size_t(i - first)]; ++j)
-                    outputs.push_back(std::move(traces[at++].output));
+                    outputs.push_back(std::move(fs[at++]));
                 use(i, std::move(outputs));
             }
             first = last;

@@ -23,7 +23,11 @@ public:
     /// |f(P X) - P f(X)| for tokens x (fx = f(x) given), with both sides kept for the witness.
     Deviation<T> compare(const Permutation& sigma, const Matrix<T>& x, const Matrix<T>& fx,
                          Matrix<T>* lhs = nullptr, Matrix<T>* rhs = nullptr) const {
-        Matrix<T> a = setup_.output(sigma.applyRows(x));
+        return compareOutputs(sigma, setup_.output(sigma.applyRows(x)), fx, lhs, rhs);
+    }
+    /// As compare, with f(P X) given.
+    Deviation<T> compareOutputs(const Permutation& sigma, Matrix<T> a, const Matrix<T>& fx,
+                                Matrix<T>* lhs = nullptr, Matrix<T>* rhs = nullptr) const {
         Matrix<T> b = sigma.applyRows(fx);
         if (pooled_) {
             a = a.colwise().sum().eval();
@@ -222,20 +226,24 @@ public:
         const std::vector<Permutation> sigmas = permutationsToCheck(s, samples, request.seed);
 
         // f(X) once (above), then one forward per σ, in rounds of as many σ as there are
-        // threads, merged in order. The checking stops at the first σ after which the merged
-        // deviation fails: the report covers the σ up to it, whatever the thread count.
+        // threads (on a device: one batch of kDeviceRound), merged in order. The checking stops
+        // at the first σ after which the merged deviation fails: the report covers the σ up to
+        // it, whatever the round.
         Deviation<T> worst;
         std::size_t checked = 0, worstAt = 0;
         Matrix<T> lhs, rhs; // of the worst σ so far
-        const auto round = std::size_t(std::max(1, kernels::availableThreads()));
+        const std::size_t round = setup.sweepRound(kDeviceRound);
         std::vector<Deviation<T>> d(round);
         std::vector<Matrix<T>> a(round), b(round);
         while (checked < sigmas.size() && !c.fails(worst)) {
             const std::size_t count = std::min(round, sigmas.size() - checked);
-            kernels::parallelFor(long(count), [&](long k) {
-                pollCancel(request);
-                d[k] = c.compare(sigmas[checked + std::size_t(k)], setup.tokens, fx, &a[k], &b[k]);
-            });
+            std::vector<Matrix<T>> permuted;
+            for (std::size_t k = 0; k < count; ++k)
+                permuted.push_back(sigmas[checked + k].applyRows(setup.tokens));
+            std::vector<Matrix<T>> outputs = setup.outputs(request, permuted);
+            for (std::size_t k = 0; k < count; ++k)
+                d[k] =
+                    c.compareOutputs(sigmas[checked + k], std::move(outputs[k]), fx, &a[k], &b[k]);
             for (std::size_t k = 0; k < count && !c.fails(worst); ++k, ++checked) {
                 if (checked == 0 || d[k].largest > worst.largest) {
                     worstAt = checked;
@@ -272,6 +280,7 @@ public:
     }
 
 private:
+    static constexpr std::size_t kDeviceRound = 64; // σ per batch on a device
     bool pooled_;
 };
 
