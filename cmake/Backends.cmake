@@ -95,7 +95,7 @@ function(attnlab_add_backends target)
   if(ATTNLAB_HAVE_OPENCL)
     # The kernel source, with the shared .inc files inlined, embedded as one string literal.
     file(READ ${dir}/opencl/attention.cl source)
-    foreach(inc mask_eval attention_rows)
+    foreach(inc mask_eval attention_rows peak_probe)
       set(file ${dir}/shared/${inc}.inc)
       file(READ ${file} body)
       string(REPLACE "#include \"core/backend/shared/${inc}.inc\"" "${body}" source "${source}")

@@ -4,6 +4,7 @@
 #include "core/spec/positional.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 namespace attnlab {
@@ -176,6 +177,21 @@ bool AcceleratorDevice::attendsLayer(const LayerSpec& layer, Precision precision
     return layer.mixer.kind != MixerSpec::Kind::Ssm &&
            (precision == Precision::Float32 || (precision == Precision::Float64 && limits_.fp64)) &&
            maskStackDepth(layer.mask) <= 16;
+}
+
+double AcceleratorDevice::measurePeakGflops() const {
+    const long items = 8192L * limits_.computeUnits;
+    constexpr int kSteps = 8192;
+    runPeakProbe(items, kSteps);
+    double best = 0;
+    for (int run = 0; run < 3; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        runPeakProbe(items, kSteps);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        best = std::max(best, 16.0 * kSteps * double(items) / seconds / 1e9);
+    }
+    return best;
 }
 
 template <class T>

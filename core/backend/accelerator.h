@@ -70,6 +70,7 @@ KernelLayer<T> kernelLayer(const LayerTask<T>& task, std::size_t first, std::siz
 /// What a device offers, for `acceleratorSupport`.
 struct DeviceLimits {
     bool fp64 = false;
+    int computeUnits = 1; // compute units (OpenCL), multiprocessors (CUDA)
     std::uint64_t globalBytes = 0;
     std::uint64_t maxAllocBytes = 0;
     std::uint64_t localBytes = 0; // per work-group / block
@@ -95,6 +96,24 @@ struct KernelOutput {
 template <class T>
 HeadResult<T> headResult(const KernelHead<T>& head, const KernelOutput<T>& out);
 
+/// What a device buffer of the pool holds: one buffer per role, kept between calls.
+enum class BufferRole {
+    Q,
+    K,
+    V,
+    Bias,
+    Code,
+    Data,
+    Output,
+    Allowed,
+    Scores,
+    Weights,
+    Starts,
+    Programs,
+    Slopes,
+    Peak
+};
+
 /// Device buffers kept from one call to the next, one per role (an input, an output), each
 /// grown to the largest size asked of it and never shrunk: a sweep of same-sized forwards
 /// allocates once. `Buffer` is the backend's handle (movable); `allocate(bytes)` makes one.
@@ -102,7 +121,7 @@ template <class Buffer>
 class BufferPool {
 public:
     template <class Allocate>
-    Buffer& get(int role, std::size_t bytes, Allocate&& allocate) {
+    Buffer& get(BufferRole role, std::size_t bytes, Allocate&& allocate) {
         Slot& slot = slots_[role];
         bytes = std::max<std::size_t>(bytes, 1);
         if (!slot.buffer || slot.bytes < bytes) {
@@ -127,7 +146,7 @@ private:
         std::optional<Buffer> buffer;
         std::size_t bytes = 0;
     };
-    std::map<int, Slot> slots_;
+    std::map<BufferRole, Slot> slots_;
 };
 
 /// The most (sequence, head) pairs one layer launch takes (CUDA's grid y extent).
@@ -167,6 +186,10 @@ public:
     LayerResult<double> attendLayer(const LayerTask<double>& task) const override {
         return runLayer(task);
     }
+    /// The device's float32 multiply-add peak in GFLOP/s, measured: the best of three runs of
+    /// the probe kernel (shared/peak_probe.inc) on 8192 work-items per compute unit, after one
+    /// to warm up. Throws std::runtime_error when the device fails.
+    double measurePeakGflops() const;
 
 protected:
     const DeviceLimits& limits() const { return limits_; }
@@ -176,6 +199,8 @@ protected:
     /// Runs the layer kernel once: `output` (rows x heads·pv) and `rowAllowed` (rows) filled.
     virtual KernelOutput<float> computeLayer(const KernelLayer<float>& layer) const = 0;
     virtual KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const = 0;
+    /// Runs the peak probe on `items` work-items of `steps` steps each and waits for it.
+    virtual void runPeakProbe(long items, int steps) const = 0;
 
 private:
     template <class T>

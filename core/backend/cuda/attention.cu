@@ -27,6 +27,15 @@ __device__ inline double attnlab_exp(double x) {
 
 #include "core/backend/shared/mask_eval.inc"
 
+#define ATTNLAB_FMA(a, b, c) fmaf(a, b, c)
+#include "core/backend/shared/peak_probe.inc"
+
+// The peak probe: `steps` steps of attnlab_fma_chains per thread, one float out each.
+__global__ void peakKernel(int steps, float* out) {
+    const long i = long(blockIdx.x) * blockDim.x + threadIdx.x;
+    out[i] = attnlab_fma_chains(float(i) * 1e-6f, steps);
+}
+
 namespace f32 {
 using REAL = float;
 #include "core/backend/shared/attention_rows.inc"
@@ -104,6 +113,12 @@ void launchLayer(const DeviceLayer<T>& l, int group, std::size_t sharedBytes, cu
         f64::layerKernel<<<grid, group, sharedBytes, stream>>>(l);
     }
     check(cudaGetLastError(), "layer kernel launch");
+}
+
+void launchPeak(long items, int steps, float* out, cudaStream_t stream) {
+    constexpr int kThreads = 256;
+    peakKernel<<<unsigned(items / kThreads), kThreads, 0, stream>>>(steps, out);
+    check(cudaGetLastError(), "peak probe launch");
 }
 
 #define ATTNLAB_INSTANTIATE(T)                                                                     \

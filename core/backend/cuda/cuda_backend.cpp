@@ -67,25 +67,9 @@ DeviceLimits limitsOf(const cudaDeviceProp& prop) {
     limits.globalBytes = prop.totalGlobalMem;
     limits.maxAllocBytes = prop.totalGlobalMem;
     limits.localBytes = prop.sharedMemPerBlockOptin;
+    limits.computeUnits = prop.multiProcessorCount;
     return limits;
 }
-
-// The pool's roles: one buffer each, kept between calls.
-enum Role {
-    kQ,
-    kK,
-    kV,
-    kBias,
-    kCode,
-    kData,
-    kOutput,
-    kAllowed,
-    kScores,
-    kWeights,
-    kStarts,
-    kPrograms,
-    kSlopes
-};
 
 // One GPU of the CUDA runtime, made current (cudaSetDevice) for each call. Its stream, made on
 // first use, takes every copy and launch of a call in order; one stream synchronisation at the
@@ -112,6 +96,13 @@ protected:
     KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const override {
         return guarded([&] { return runLayer(layer); });
     }
+    void runPeakProbe(long items, int steps) const override {
+        guarded([&] {
+            cuda::launchPeak(items, steps, buffer<float>(BufferRole::Peak, std::size_t(items)),
+                             stream_);
+            finish();
+        });
+    }
 
 private:
     // Runs `work` under the device's lock, on this GPU and its stream; an error frees the pool
@@ -132,14 +123,14 @@ private:
 
     // The pool's buffer for `role`, room for `count` values of T.
     template <class T>
-    T* buffer(Role role, std::size_t count) const {
+    T* buffer(BufferRole role, std::size_t count) const {
         return pool_
             .get(role, count * sizeof(T), [](std::size_t bytes) { return DeviceMemory(bytes); })
             .template as<T>();
     }
     // The pool's buffer for `role`, with `values` queued for upload on the stream.
     template <class T>
-    const T* upload(Role role, const T* values, std::size_t count) const {
+    const T* upload(BufferRole role, const T* values, std::size_t count) const {
         T* b = buffer<T>(role, count);
         if (count)
             check(cudaMemcpyAsync(b, values, count * sizeof(T), cudaMemcpyHostToDevice, stream_),
@@ -161,12 +152,12 @@ private:
     KernelOutput<T> run(const KernelHead<T>& h) const {
         const std::size_t n = std::size_t(h.n), pv = std::size_t(h.pv);
         cuda::DeviceHead<T> d;
-        d.q = upload(kQ, h.q.data(), std::size_t(h.q.size()));
-        d.k = upload(kK, h.k.data(), std::size_t(h.k.size()));
-        d.v = upload(kV, h.v.data(), std::size_t(h.v.size()));
-        d.bias = upload(kBias, h.bias.data(), std::size_t(h.bias.size()));
-        d.code = upload(kCode, h.mask.code.data(), h.mask.code.size());
-        d.data = upload(kData, h.mask.data.data(), h.mask.data.size());
+        d.q = upload(BufferRole::Q, h.q.data(), std::size_t(h.q.size()));
+        d.k = upload(BufferRole::K, h.k.data(), std::size_t(h.k.size()));
+        d.v = upload(BufferRole::V, h.v.data(), std::size_t(h.v.size()));
+        d.bias = upload(BufferRole::Bias, h.bias.data(), std::size_t(h.bias.size()));
+        d.code = upload(BufferRole::Code, h.mask.code.data(), h.mask.code.size());
+        d.data = upload(BufferRole::Data, h.mask.data.data(), h.mask.data.size());
         d.codeLength = int(h.mask.code.size());
         d.n = h.n;
         d.p = h.p;
@@ -177,11 +168,11 @@ private:
         d.tile = h.tile;
         d.scale = h.scale;
         d.decay = h.decay;
-        d.output = buffer<T>(kOutput, n * pv);
-        d.rowAllowed = buffer<int>(kAllowed, n);
+        d.output = buffer<T>(BufferRole::Output, n * pv);
+        d.rowAllowed = buffer<int>(BufferRole::Allowed, n);
         if (h.keepMaps) {
-            d.scores = buffer<T>(kScores, n * n);
-            d.weights = buffer<T>(kWeights, n * n);
+            d.scores = buffer<T>(BufferRole::Scores, n * n);
+            d.weights = buffer<T>(BufferRole::Weights, n * n);
             cuda::launchMaps(d, stream_);
         }
         if (h.fused) {
@@ -206,14 +197,14 @@ private:
     KernelOutput<T> runLayer(const KernelLayer<T>& l) const {
         const std::size_t rows = std::size_t(l.rows()), width = std::size_t(l.heads * l.pv);
         cuda::DeviceLayer<T> d;
-        d.q = upload(kQ, l.q.data(), std::size_t(l.q.size()));
-        d.k = upload(kK, l.k.data(), std::size_t(l.k.size()));
-        d.v = upload(kV, l.v.data(), std::size_t(l.v.size()));
-        d.starts = upload(kStarts, l.starts.data(), l.starts.size());
-        d.programs = upload(kPrograms, l.programs.data(), l.programs.size());
-        d.code = upload(kCode, l.code.data(), l.code.size());
-        d.data = upload(kData, l.data.data(), l.data.size());
-        d.slopes = upload(kSlopes, l.slopes.data(), l.slopes.size());
+        d.q = upload(BufferRole::Q, l.q.data(), std::size_t(l.q.size()));
+        d.k = upload(BufferRole::K, l.k.data(), std::size_t(l.k.size()));
+        d.v = upload(BufferRole::V, l.v.data(), std::size_t(l.v.size()));
+        d.starts = upload(BufferRole::Starts, l.starts.data(), l.starts.size());
+        d.programs = upload(BufferRole::Programs, l.programs.data(), l.programs.size());
+        d.code = upload(BufferRole::Code, l.code.data(), l.code.size());
+        d.data = upload(BufferRole::Data, l.data.data(), l.data.size());
+        d.slopes = upload(BufferRole::Slopes, l.slopes.data(), l.slopes.size());
         d.heads = l.heads;
         d.p = l.p;
         d.pv = l.pv;
@@ -223,8 +214,8 @@ private:
         d.sequences = l.sequences();
         d.longest = l.longest;
         d.scale = l.scale;
-        d.output = buffer<T>(kOutput, rows * width);
-        d.rowAllowed = buffer<int>(kAllowed, rows);
+        d.output = buffer<T>(BufferRole::Output, rows * width);
+        d.rowAllowed = buffer<int>(BufferRole::Allowed, rows);
         const int group = fusedGroup(l.tile, l.p, l.pv, sizeof(T), limits(), kMostThreads);
         cuda::launchLayer(d, group, fusedLocalBytes(l.tile, l.p, l.pv, group, sizeof(T)), stream_);
         KernelOutput<T> out;

@@ -48,4 +48,7 @@ template <class T>
 void launchLayer(const DeviceLayer<T>& layer, int group, std::size_t sharedBytes,
                  cudaStream_t stream);
 
+/// The peak probe on `items` threads (a multiple of 256), `steps` steps each, into `out`.
+void launchPeak(long items, int steps, float* out, cudaStream_t stream);
+
 } // namespace attnlab::cuda

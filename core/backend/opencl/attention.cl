@@ -1,5 +1,5 @@
 /* OpenCL C 1.2 kernels of the attention backend, compiled at run time from this text (embedded
-   in the binary with the two shared .inc files in place of their #include lines). Built once
+   in the binary with the shared .inc files in place of their #include lines). Built once
    with REAL = float and, where the device has cl_khr_fp64, once with -DATTNLAB_FP64. */
 #ifdef ATTNLAB_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -15,6 +15,7 @@ typedef float REAL;
 #define ATTNLAB_EXP(x) exp(x)
 #define ATTNLAB_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define ATTNLAB_GROUP_ANY(value, flag) attnlab_group_any(value, flag)
+#define ATTNLAB_FMA(a, b, c) mad(a, b, c)
 
 /* 1 when `value` is non-zero on any work-item of the group (every item must call it). */
 int attnlab_group_any(int value, __local int* flag) {
@@ -28,6 +29,7 @@ int attnlab_group_any(int value, __local int* flag) {
 
 #include "core/backend/shared/mask_eval.inc"
 #include "core/backend/shared/attention_rows.inc"
+#include "core/backend/shared/peak_probe.inc"
 
 /* One work-item per query row: scores, weights and whether the row has an allowed key. */
 __kernel void attnlab_maps(__global const REAL* q, __global const REAL* k,
@@ -78,4 +80,9 @@ __kernel void attnlab_layer(__global const REAL* q, __global const REAL* k,
     attnlab_layer_rows(get_local_id(0), get_local_size(0), get_group_id(0), get_group_id(1), q, k,
                        v, starts, programs, code, data, slopes, biasKind, heads, p, pv, mixer,
                        scale, tile, out, rowAllowed, qt, kt, vt, acc, sc, flag);
+}
+
+/* The peak probe: `steps` steps of attnlab_fma_chains per work-item, one float out each. */
+__kernel void attnlab_peak(int steps, __global float* out) {
+    out[get_global_id(0)] = attnlab_fma_chains((float)get_global_id(0) * 1e-6f, steps);
 }

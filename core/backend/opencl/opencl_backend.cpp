@@ -61,29 +61,13 @@ DeviceLimits limitsOf(const cl::Device& d) {
     limits.globalBytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
     limits.maxAllocBytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
     limits.localBytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    limits.computeUnits = int(d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
     return limits;
 }
 
 struct Kernels {
     cl::Program program;
-    cl::Kernel maps, weighted, fused, layer;
-};
-
-// The pool's roles: one buffer each, kept between calls.
-enum Role {
-    kQ,
-    kK,
-    kV,
-    kBias,
-    kCode,
-    kData,
-    kOutput,
-    kAllowed,
-    kScores,
-    kWeights,
-    kStarts,
-    kPrograms,
-    kSlopes
+    cl::Kernel maps, weighted, fused, layer, peak;
 };
 
 // One OpenCL device; its context, in-order queue and buffer pool are made when it first
@@ -106,6 +90,15 @@ protected:
     }
     KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const override {
         return guarded([&] { return runLayer(layer); });
+    }
+    void runPeakProbe(long items, int steps) const override {
+        guarded([&] {
+            cl::Kernel peak = kernels(false).peak;
+            arguments(peak, 0, cl_int(steps),
+                      buffer(BufferRole::Peak, std::size_t(items) * sizeof(float)));
+            queue_.enqueueNDRangeKernel(peak, cl::NullRange, cl::NDRange(std::size_t(items)));
+            queue_.finish();
+        });
     }
 
 private:
@@ -145,14 +138,14 @@ private:
     }
 
     // The pool's buffer for `role`, at least `bytes` long.
-    cl::Buffer& buffer(Role role, std::size_t bytes) const {
+    cl::Buffer& buffer(BufferRole role, std::size_t bytes) const {
         return pool_.get(role, bytes, [&](std::size_t size) {
             return cl::Buffer(context_, CL_MEM_READ_WRITE, size);
         });
     }
     // The pool's buffer for `role`, with `values` queued for upload (not waited for).
     template <class T>
-    cl::Buffer& upload(Role role, const T* values, std::size_t count) const {
+    cl::Buffer& upload(BufferRole role, const T* values, std::size_t count) const {
         cl::Buffer& b = buffer(role, count * sizeof(T));
         if (count) queue_.enqueueWriteBuffer(b, CL_FALSE, 0, count * sizeof(T), values);
         return b;
@@ -192,18 +185,21 @@ private:
     KernelOutput<T> run(const KernelHead<T>& h) const {
         const std::size_t n = std::size_t(h.n), pv = std::size_t(h.pv);
         const Kernels& kn = kernels(std::is_same_v<T, double>);
-        const cl::Buffer &q = upload(kQ, h.q.data(), std::size_t(h.q.size())),
-                         &k = upload(kK, h.k.data(), std::size_t(h.k.size())),
-                         &v = upload(kV, h.v.data(), std::size_t(h.v.size())),
-                         &bias = upload(kBias, h.bias.data(), std::size_t(h.bias.size())),
-                         &code = upload(kCode, h.mask.code.data(), h.mask.code.size()),
-                         &data = upload(kData, h.mask.data.data(), h.mask.data.size());
+        const cl::Buffer &q = upload(BufferRole::Q, h.q.data(), std::size_t(h.q.size())),
+                         &k = upload(BufferRole::K, h.k.data(), std::size_t(h.k.size())),
+                         &v = upload(BufferRole::V, h.v.data(), std::size_t(h.v.size())),
+                         &bias =
+                             upload(BufferRole::Bias, h.bias.data(), std::size_t(h.bias.size())),
+                         &code = upload(BufferRole::Code, h.mask.code.data(), h.mask.code.size()),
+                         &data = upload(BufferRole::Data, h.mask.data.data(), h.mask.data.size());
         const cl_int codeLength = cl_int(h.mask.code.size()), hasBias = h.hasBias,
                      bidirectional = h.bidirectional;
-        const cl::Buffer &result = buffer(kOutput, n * pv * sizeof(T)),
-                         &allowed = buffer(kAllowed, n * sizeof(cl_int));
-        const cl::Buffer* scores = h.keepMaps ? &buffer(kScores, n * n * sizeof(T)) : nullptr;
-        const cl::Buffer* weights = h.keepMaps ? &buffer(kWeights, n * n * sizeof(T)) : nullptr;
+        const cl::Buffer &result = buffer(BufferRole::Output, n * pv * sizeof(T)),
+                         &allowed = buffer(BufferRole::Allowed, n * sizeof(cl_int));
+        const cl::Buffer* scores =
+            h.keepMaps ? &buffer(BufferRole::Scores, n * n * sizeof(T)) : nullptr;
+        const cl::Buffer* weights =
+            h.keepMaps ? &buffer(BufferRole::Weights, n * n * sizeof(T)) : nullptr;
         if (h.keepMaps) {
             cl::Kernel maps = kn.maps;
             arguments(maps, 0, q, k, bias, hasBias, code, codeLength, data, cl_int(h.n),
@@ -240,16 +236,17 @@ private:
     KernelOutput<T> runLayer(const KernelLayer<T>& l) const {
         const std::size_t rows = std::size_t(l.rows()), width = std::size_t(l.heads * l.pv);
         const Kernels& kn = kernels(std::is_same_v<T, double>);
-        const cl::Buffer &q = upload(kQ, l.q.data(), std::size_t(l.q.size())),
-                         &k = upload(kK, l.k.data(), std::size_t(l.k.size())),
-                         &v = upload(kV, l.v.data(), std::size_t(l.v.size())),
-                         &starts = upload(kStarts, l.starts.data(), l.starts.size()),
-                         &programs = upload(kPrograms, l.programs.data(), l.programs.size()),
-                         &code = upload(kCode, l.code.data(), l.code.size()),
-                         &data = upload(kData, l.data.data(), l.data.size()),
-                         &slopes = upload(kSlopes, l.slopes.data(), l.slopes.size());
-        const cl::Buffer &result = buffer(kOutput, rows * width * sizeof(T)),
-                         &allowed = buffer(kAllowed, rows * sizeof(cl_int));
+        const cl::Buffer &q = upload(BufferRole::Q, l.q.data(), std::size_t(l.q.size())),
+                         &k = upload(BufferRole::K, l.k.data(), std::size_t(l.k.size())),
+                         &v = upload(BufferRole::V, l.v.data(), std::size_t(l.v.size())),
+                         &starts = upload(BufferRole::Starts, l.starts.data(), l.starts.size()),
+                         &programs =
+                             upload(BufferRole::Programs, l.programs.data(), l.programs.size()),
+                         &code = upload(BufferRole::Code, l.code.data(), l.code.size()),
+                         &data = upload(BufferRole::Data, l.data.data(), l.data.size()),
+                         &slopes = upload(BufferRole::Slopes, l.slopes.data(), l.slopes.size());
+        const cl::Buffer &result = buffer(BufferRole::Output, rows * width * sizeof(T)),
+                         &allowed = buffer(BufferRole::Allowed, rows * sizeof(cl_int));
         cl::Kernel layer = kn.layer;
         const int g = group(layer, l.tile, l.p, l.pv, sizeof(T));
         arguments(layer, 0, q, k, v, starts, programs, code, data, slopes, cl_int(l.biasKind),
