@@ -1,11 +1,15 @@
 // `attnlab-cli bench`: speed of the CPU attention kernel against the machine's measured FMA peak
 // (cli.md). Without --n it runs the standard suite of issue 5; with --n one case.
 #include "arguments.h"
+#include "bench_device.h"
+#include "bench_support.h"
 #include "commands.h"
 
+#include "core/backend/accelerator.h"
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/peak_probe.h"
 #include "core/backend/cpu/pooled_map.h"
+#include "core/backend/registry.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 #include "core/checks/check_registry.h"
@@ -62,48 +66,10 @@ struct Case {
     kernels::KernelTiles tiles;
 };
 
-MaskSpec parseMask(const std::string& text) {
-    const auto colon = text.find(':');
-    const std::string kind = text.substr(0, colon);
-    if (colon == std::string::npos) {
-        if (kind == "all") return MaskSpec::all();
-        if (kind == "causal") return MaskSpec::causal();
-    } else if (kind == "window" || kind == "causal_window") {
-        const std::string r = text.substr(colon + 1);
-        if (!r.empty() && r.find_first_not_of("0123456789") == std::string::npos && r.size() < 9)
-            return kind == "window" ? MaskSpec::window(std::stoi(r))
-                                    : MaskSpec::causalWindow(std::stoi(r));
-    }
-    throw UsageError("--mask must be all, causal, window:R or causal_window:R, got '" + text + "'");
-}
-
 MixerSpec::Kind parseMixer(const std::string& text) {
     for (auto k : {MixerSpec::Kind::Softmax, MixerSpec::Kind::SoftmaxLike, MixerSpec::Kind::Raw})
         if (mixerKindName(k) == text) return k;
     throw UsageError("--mixer must be softmax, softmax_like or raw, got '" + text + "'");
-}
-
-struct Timing {
-    double median = 0, min = 0;
-    double cpuMedian = 0; // CPU seconds of all threads, median run
-};
-
-template <class F>
-Timing timeRuns(F&& f, int warmup, int repeat) {
-    for (int i = 0; i < warmup; ++i)
-        f();
-    std::vector<double> seconds, cpu;
-    for (int i = 0; i < repeat; ++i) {
-        const double cpu0 = processCpuSeconds();
-        const auto start = std::chrono::steady_clock::now();
-        f();
-        seconds.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        cpu.push_back(processCpuSeconds() - cpu0);
-    }
-    std::sort(seconds.begin(), seconds.end());
-    std::sort(cpu.begin(), cpu.end());
-    return {seconds[seconds.size() / 2], seconds.front(), cpu[cpu.size() / 2]};
 }
 
 template <class T>
@@ -119,7 +85,7 @@ Matrix<T> runKernel(const Case& c, const std::vector<Matrix<T>>& qkv) {
     MixerSpec mixer;
     mixer.kind = c.mixer;
     const std::vector<kernels::HeadInputs<T>> heads{{&qkv[0], &qkv[1], &qkv[2], std::nullopt}};
-    return kernels::fusedAttention<T>(mixer, parseMask(c.mask), heads, c.tiles).outputs[0];
+    return kernels::fusedAttention<T>(mixer, parseBenchMask(c.mask), heads, c.tiles).outputs[0];
 }
 
 // The float64 output the errors are measured against: the reference mixer (weights·V, an
@@ -129,12 +95,12 @@ Matrix<double> float64Reference(const Case& c, const std::vector<Matrix<double>>
     MixerSpec mixer;
     mixer.kind = c.mixer;
     return attendHead<double>(mixer, qkv[0], qkv[1], qkv[2], nullptr,
-                              buildMask(parseMask(c.mask), c.n))
+                              buildMask(parseBenchMask(c.mask), c.n))
         .output;
 }
 
 nlohmann::json caseJson(const Case& c, const Timing& t, const PeakRate& peak) {
-    const long long allowed = kernels::allowedEntries(parseMask(c.mask), c.n);
+    const long long allowed = kernels::allowedEntries(parseBenchMask(c.mask), c.n);
     const double dense = 4.0 * double(c.n) * double(c.n) * c.d / 1e9;
     const double useful = 4.0 * double(allowed) * c.d / 1e9;
     return {{"n", c.n},
@@ -165,7 +131,7 @@ nlohmann::json forwardCase(const Case& c, const PeakRate& peak) {
     ModelSpec spec;
     LayerSpec layer;
     layer.mixer.kind = c.mixer;
-    layer.mask = parseMask(c.mask);
+    layer.mask = parseBenchMask(c.mask);
     spec.layers = {layer};
     auto time = [&]<class T>() {
         const Model<T> model(spec, c.d);
@@ -188,7 +154,7 @@ nlohmann::json runCase(const Case& c, const PeakRate& peak) {
         const auto qkv = inputs<Rational>(c);
         MixerSpec mixer;
         mixer.kind = c.mixer;
-        const BoolMatrix mask = buildMask(parseMask(c.mask), c.n);
+        const BoolMatrix mask = buildMask(parseBenchMask(c.mask), c.n);
         const Timing t = timeRuns(
             [&] { (void)attendHead<Rational>(mixer, qkv[0], qkv[1], qkv[2], nullptr, mask); },
             c.warmup, c.repeat);
@@ -298,11 +264,6 @@ std::vector<Case> standardSuite(const Case& base) {
     return suite;
 }
 
-// A JSON number, or NaN for null (printed as "nan").
-double number(const nlohmann::json& j) {
-    return j.is_null() ? std::nan("") : j.get<double>();
-}
-
 void printText(const nlohmann::json& result, std::ostream& out) {
     char line[256];
     std::snprintf(line, sizeof line,
@@ -339,25 +300,62 @@ void printText(const nlohmann::json& result, std::ostream& out) {
         out << key << ": " << value.get<double>() << "\n";
 }
 
+// `bench --backend opencl|cuda[:N]`: the chosen accelerator's layer kernel (bench_device.h).
+int benchDevice(const Arguments& a, const std::string& backend, std::ostream& out) {
+    const BackendChoice choice = parseBackendChoice(backend);
+    requireSelectable(choice);
+    const Backend& b = *findBackend(backendKindName(choice.kind));
+    const Device* device = choice.device < 0 ? b.defaultDevice() : b.device(choice.device);
+    const auto* accelerator = dynamic_cast<const AcceleratorDevice*>(device);
+    if (!accelerator) throw InputError("--backend " + backend + ": no device (" + b.status() + ")");
+    if (a.option("--mixer") && *a.option("--mixer") != "softmax")
+        throw UsageError("--mixer: the device bench times softmax only");
+    if (a.flag("--forward") || a.option("--query-block") || a.option("--key-block"))
+        throw UsageError("--forward, --query-block and --key-block: for the cpu bench only");
+    DeviceCase base;
+    base.d = int(a.integer("--d", 64, 1, 4096));
+    base.heads = int(a.integer("--heads", 16, 1, 4096));
+    base.mask = a.option("--mask").value_or("all");
+    (void)parseBenchMask(base.mask);
+    const Precision precision = parsePrecision(a.option("--precision").value_or("float32"));
+    if (precision == Precision::Exact)
+        throw InputError("--precision exact: exact arithmetic runs on the CPU only");
+    base.float64 = precision == Precision::Float64;
+    base.repeat = int(a.integer("--repeat", 5, 1, 100000));
+    base.warmup = int(a.integer("--warmup", 1, 0, 100000));
+    std::optional<DeviceCase> one;
+    if (a.option("--n")) {
+        one = base;
+        one->n = int(a.integer("--n", 4096, 1, 1 << 24));
+    }
+    const nlohmann::json result =
+        deviceBench(*accelerator, device->info().selector(), one, base, a.flag("--skip-probe"));
+    if (a.flag("--json"))
+        out << result.dump(2) << "\n";
+    else
+        out << deviceBenchText(result);
+    return 0;
+}
+
 } // namespace
 
 int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
     const Arguments a(args, {"--json", "--skip-probe", "--forward"},
                       {"--n", "--d", "--mixer", "--mask", "--precision", "--backend", "--repeat",
-                       "--warmup", "--query-block", "--key-block"});
+                       "--warmup", "--query-block", "--key-block", "--heads"});
     if (a.help()) {
         out << benchUsage();
         return 0;
     }
     a.expectPositionals(0, "");
     const std::string backend = a.option("--backend").value_or("auto");
-    if (backend != "auto" && backend != "cpu")
-        throw InputError("--backend " + backend + ": bench measures the cpu backend only");
+    if (backend != "auto" && backend != "cpu") return benchDevice(a, backend, out);
+    if (a.option("--heads")) throw UsageError("--heads: for --backend opencl or cuda only");
     Case base;
     base.d = int(a.integer("--d", 64, 1, 4096));
     base.mixer = parseMixer(a.option("--mixer").value_or("softmax"));
     base.mask = a.option("--mask").value_or("all");
-    (void)parseMask(base.mask);
+    (void)parseBenchMask(base.mask);
     base.precision = parsePrecision(a.option("--precision").value_or("float32"));
     base.repeat = int(a.integer("--repeat", 15, 1, 100000));
     base.warmup = int(a.integer("--warmup", 3, 0, 100000));

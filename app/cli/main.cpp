@@ -73,6 +73,9 @@ int main(int argc, char** argv) {
         } catch (const std::bad_alloc&) {
             std::cerr << "attnlab-cli " << c.name << ": out of memory for this input\n";
             return 2;
+        } catch (const std::runtime_error& e) { // a device failing where nothing falls back
+            std::cerr << "attnlab-cli " << c.name << ": " << e.what() << "\n";
+            return 2;
         }
     }
     std::cerr << "attnlab-cli: unknown command '" << args[0] << "'\n\n";

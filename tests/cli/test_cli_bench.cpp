@@ -1,5 +1,6 @@
 // attnlab-cli bench: the JSON shape of cli.md on one small case, errors against float64 within
-// float rounding, and usage errors. Never a timing assertion: speed is measured, not tested.
+// float rounding, and usage errors; the same for an accelerator's layer (--backend opencl, on
+// PoCL in CI). Never a timing assertion: speed is measured, not tested.
 #include "cli_runner.h"
 
 #include <nlohmann/json.hpp>
@@ -42,8 +43,49 @@ private slots:
     void badOptionsAreUsageErrors() {
         QCOMPARE(runCli({"bench", "--mask", "diagonal"}).exitCode, 2);
         QCOMPARE(runCli({"bench", "--mixer", "ssm"}).exitCode, 2);
-        QCOMPARE(runCli({"bench", "--backend", "opencl"}).exitCode, 2);
+        QCOMPARE(runCli({"bench", "--backend", "gpu"}).exitCode, 2);
+        QCOMPARE(runCli({"bench", "--heads", "4"}).exitCode, 2); // the cpu bench times one head
         QCOMPARE(runCli({"bench", "--help"}).exitCode, 0);
+    }
+
+    void aDeviceLayerHasTheDocumentedFields_data() {
+        QTest::addColumn<QString>("mask");
+        QTest::addColumn<QString>("precision");
+        QTest::addRow("dense float32") << "all"
+                                       << "float32";
+        QTest::addRow("window float64") << "window:5"
+                                        << "float64";
+    }
+    void aDeviceLayerHasTheDocumentedFields() {
+#ifndef ATTNLAB_HAVE_OPENCL
+        QSKIP("the OpenCL backend is not built into this build");
+#endif
+        QFETCH(QString, mask);
+        QFETCH(QString, precision);
+        const CliResult r = runCli({"bench", "--backend", "opencl", "--n", "70", "--d", "8",
+                                    "--heads", "3", "--mask", mask, "--precision", precision,
+                                    "--repeat", "2", "--warmup", "0", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["backend"].get<std::string>(), std::string("opencl:0"));
+        QCOMPARE(j["cases"].size(), std::size_t(1));
+        const json& c = j["cases"][0];
+        QCOMPARE(c["n"].get<int>(), 70);
+        QCOMPARE(c["heads"].get<int>(), 3);
+        QCOMPARE(c["mask"].get<std::string>(), mask.toStdString());
+        QCOMPARE(c["precision"].get<std::string>(), precision.toStdString());
+        QCOMPARE(c["rows_compared"].get<int>(), 64);
+        for (const char* key : {"seconds_median", "seconds_min", "tflops_dense", "tflops_useful"})
+            QVERIFY2(c[key].get<double>() > 0, key);
+        QVERIFY(c["tflops_useful"].get<double>() <= c["tflops_dense"].get<double>());
+        QVERIFY(c["max_error_vs_cpu_float64"].get<double>() <
+                (precision == "float32" ? 1e-5 : 1e-12));
+    }
+
+    void aDeviceThatIsNotThereIsNamed() {
+        const CliResult r = runCli({"bench", "--backend", "cuda", "--n", "8"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("cuda"), r.err.constData());
     }
 };
 

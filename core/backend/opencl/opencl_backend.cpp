@@ -133,7 +133,8 @@ private:
         }
         slot = Kernels{program, cl::Kernel(program, "attnlab_maps"),
                        cl::Kernel(program, "attnlab_weighted"),
-                       cl::Kernel(program, "attnlab_fused"), cl::Kernel(program, "attnlab_layer")};
+                       cl::Kernel(program, "attnlab_fused"), cl::Kernel(program, "attnlab_layer"),
+                       cl::Kernel(program, "attnlab_peak")};
         return *slot;
     }
 
