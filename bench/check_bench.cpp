@@ -3,7 +3,9 @@
 // softmax layer in float32; --n changes n) it times the side-by-side views and each of the
 // scenario's checks (and the layer x head overview the explorer draws between them), and prints the
 // median and minimum of --repeat runs after --warmup, with the threads used, as JSON.
-// OMP_NUM_THREADS=1 gives the work of each on one thread.
+// OMP_NUM_THREADS=1 gives the work of each on one thread; --backend B computes on B (cuda:0).
+#include "core/backend/registry.h"
+#include "core/base/error.h"
 #include "core/base/parallel.h"
 #include "core/base/process_tuning.h"
 #include "core/checks/check_registry.h"
@@ -30,10 +32,20 @@ int main(int argc, char** argv) {
     };
     const int n = option("--n", 256), repeat = std::max(1, option("--repeat", 15)),
               warmup = option("--warmup", 3);
+    std::string backend = "auto";
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--backend") == 0) backend = argv[i + 1];
     // The scenario of attnlab-ui-bench's edit.
     Scenario s = loadScenario("builtin:flash-tiling-float32");
     s.tokens = TokenSpec::given(TokenSpec::random(n, 32, 5).materialize<Rational>());
     s.model.layers[0].mixer.tile = 0;
+    try {
+        s.backend = parseBackendChoice(backend);
+        requireSelectable(s.backend);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "attnlab-check-bench: %s\n", e.what());
+        return 2;
+    }
 
     std::string parts;
     auto report = [&](const std::string& name, const Timing& t) {
@@ -47,7 +59,8 @@ int main(int argc, char** argv) {
     report("overview", measure(warmup, repeat, [&] { headOverview(sides, Side::Original); }));
     for (const CheckSpec& check : s.checks)
         report(check.name, measure(warmup, repeat, [&] { runChecks(s, {check}, 0); }));
-    std::printf("{\"n\": %d, \"threads\": %d, \"repeat\": %d, \"warmup\": %d, \"ms\": {%s}}\n", n,
-                kernels::availableThreads(), repeat, warmup, parts.c_str());
+    std::printf("{\"n\": %d, \"backend\": \"%s\", \"threads\": %d, \"repeat\": %d, "
+                "\"warmup\": %d, \"ms\": {%s}}\n",
+                n, backend.c_str(), kernels::availableThreads(), repeat, warmup, parts.c_str());
     return 0;
 }

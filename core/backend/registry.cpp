@@ -141,16 +141,29 @@ bool computesOnCpu(BackendChoice choice) {
     return noAccelerator;
 }
 
-const Device* layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision) {
-    if (computesOnCpu(choice)) return cpu().attendsLayer(layer, precision) ? &cpu() : nullptr;
+bool computesOnDevice(BackendChoice choice) {
+    if (choice.kind == BackendKind::Cpu) return false;
+    if (choice.kind == BackendKind::Auto) return !computesOnCpu(choice);
+    const Backend* b = findBackend(backendKindName(choice.kind));
+    return b && (choice.device < 0 ? b->defaultDevice() : b->device(choice.device)) != nullptr;
+}
+
+LayerPick layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision) {
+    const Device* onCpu = cpu().attendsLayer(layer, precision) ? &cpu() : nullptr;
+    if (computesOnCpu(choice)) return {onCpu, {}};
     const Device* device = nullptr;
     if (choice.kind == BackendKind::Auto) {
         for (const auto& b : backends())
             if (!device && b->accelerates()) device = b->defaultDevice();
-    } else if (const Backend* b = findBackend(backendKindName(choice.kind))) {
+    } else {
+        const std::string name = backendKindName(choice.kind);
+        const Backend* b = findBackend(name);
+        if (!b) return {onCpu, "backend " + name + " is not built in; computed on cpu"};
         device = choice.device < 0 ? b->defaultDevice() : b->device(choice.device);
+        if (!device)
+            return {onCpu, b->name() + " has no device (" + b->status() + "); computed on cpu"};
     }
-    return device && device->attendsLayer(layer, precision) ? device : nullptr;
+    return {device && device->attendsLayer(layer, precision) ? device : nullptr, {}};
 }
 
 template <class T>

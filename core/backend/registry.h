@@ -31,6 +31,11 @@ DevicePick pickDevice(BackendChoice choice, const HeadRequest& request);
 /// Whether `choice` computes on the host CPU whatever the request: cpu, or auto on a machine with
 /// no accelerating device (then the CPU's own fast paths may be used).
 bool computesOnCpu(BackendChoice choice);
+/// Whether `choice` sends its computations to a device other than the host CPU's own kernels: a
+/// chosen backend with a device by the index asked for, or auto with an accelerating device.
+/// (Neither this nor computesOnCpu holds for a chosen backend without a device: its heads fall
+/// back to the CPU one by one, each with its notice.)
+bool computesOnDevice(BackendChoice choice);
 
 /// Fault injection, to show and test the fallback: from the (after+1)-th head it computes on,
 /// `backend` throws as a failing device would (after < 0 turns it off). Also set at start-up by
@@ -39,8 +44,13 @@ void simulateDeviceFailure(const std::string& backend, int after);
 
 /// The device that computes `layer` whole in `precision` when no maps are kept: the one
 /// `choice` resolves to when it computes layers (the CPU's fused kernels, an accelerator's
-/// layer kernel), or nullptr: then heads go one by one, each with its own fallback.
-const Device* layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision);
+/// layer kernel), the CPU's when the chosen backend has no such device (with the notice saying
+/// so), or nullptr: then heads go one by one, each with its own fallback.
+struct LayerPick {
+    const Device* device = nullptr;
+    std::string notice;
+};
+LayerPick layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision);
 
 /// A layer computed whole: the result, the backend that computed it and the notice of a
 /// fallback (empty when none).

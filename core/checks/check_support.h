@@ -74,7 +74,7 @@ struct CheckSetup {
     std::vector<Matrix<T>> outputs(const CheckRequest& request,
                                    const std::vector<Matrix<T>>& inputs) const {
         std::vector<Matrix<T>> out(inputs.size());
-        if (computesOnCpu(backend)) {
+        if (!computesOnDevice(backend)) {
             forEachForward(request, long(inputs.size()),
                            [&](long i) { out[std::size_t(i)] = output(inputs[std::size_t(i)]); });
             return out;
@@ -88,15 +88,15 @@ struct CheckSetup {
     /// How many forwards a sweep hands to `outputs` at once: as many as threads on the CPU, a
     /// batch of `onDevice` on a device.
     std::size_t sweepRound(std::size_t onDevice) const {
-        return computesOnCpu(backend) ? std::size_t(std::max(1, kernels::availableThreads()))
-                                      : onDevice;
+        return !computesOnDevice(backend) ? std::size_t(std::max(1, kernels::availableThreads()))
+                                          : onDevice;
     }
 
     /// forEachItem over `count` independent forwards of the model; serial when the model computes
     /// on a device (driven from one thread).
     template <class Body>
     void forEachForward(const CheckRequest& request, long count, Body&& body) const {
-        forEachItem(request, count, computesOnCpu(backend) ? double(count) * forwardWork() : 0.0,
+        forEachItem(request, count, computesOnDevice(backend) ? 0.0 : double(count) * forwardWork(),
                     std::forward<Body>(body));
     }
     /// About how many multiply-adds one forward of the tokens costs.

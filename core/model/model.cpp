@@ -132,8 +132,10 @@ std::vector<Trace<T>> Model<T>::forwardBatch(const std::vector<Matrix<T>>& batch
 
 template <class T>
 bool Model<T>::reusesBlocks() const {
-    for (const LayerSpec& layer : spec_.layers)
-        if (!layerDevice(backend_, layer, precisionOf<T>())) return false;
+    for (const LayerSpec& layer : spec_.layers) { // only the CPU's fused kernel reuses blocks
+        const Device* device = layerDevice(backend_, layer, precisionOf<T>()).device;
+        if (!device || device->info().backend != "cpu") return false;
+    }
     return true;
 }
 
@@ -246,9 +248,10 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     // Without maps, a layer goes whole (every head of every sequence) to the device that
     // computes layers (the CPU's fused kernel, an accelerator's layer kernel: no n x n mask,
     // scores or weights are formed), else head by head.
-    const Device* wholeLayer = maps == Maps::Drop && !how.unmasked
-                                   ? layerDevice(backend_, layer, precisionOf<T>())
-                                   : nullptr;
+    const LayerPick pick = maps == Maps::Drop && !how.unmasked
+                               ? layerDevice(backend_, layer, precisionOf<T>())
+                               : LayerPick{};
+    const Device* wholeLayer = pick.device;
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     Matrix<T> concat(x.rows(), v.cols());
     std::vector<LayerTrace<T>> layerTraces(xs.size());
@@ -284,7 +287,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
         concat = std::move(run.result.attention);
         allMasked = std::move(run.result.allMaskedRows);
         for (std::size_t b = 0; b < xs.size(); ++b)
-            noteBackend(traces[b], layerTraces[b], index, 0, run.backend, run.notice);
+            noteBackend(traces[b], layerTraces[b], index, 0, run.backend,
+                        run.notice.empty() ? pick.notice : run.notice);
     }
     Eigen::Index start = 0;
     for (std::size_t b = 0; b < xs.size(); ++b) {

@@ -100,7 +100,7 @@ struct Baseline {
     /// items go as one batch, one launch per layer, and use() runs in item order.
     template <class Inputs, class Use>
     void sweep(const CheckRequest& request, long count, Inputs&& inputs, Use&& use) const {
-        if (computesOnCpu(setup.backend)) {
+        if (!computesOnDevice(setup.backend)) {
             setup.forEachForward(request, count, [&](long i) {
                 std::vector<Matrix<T>> outputs;
                 for (const auto& [xp, rows] : inputs(i))
