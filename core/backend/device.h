@@ -54,8 +54,10 @@ public:
     /// Whether `attendLayer` computes `layer` in `precision`; by default no device does, and
     /// layers go head by head.
     virtual bool attendsLayer(const LayerSpec& layer, Precision precision) const;
-    /// Every head of one layer at once, keeping no maps. Requires attendsLayer (the defaults
-    /// throw std::logic_error); InputError for an invalid mask.
+    /// Every head of one layer over every sequence of the task at once, keeping no maps (the
+    /// CPU sequence by sequence, an accelerator in one launch where its memory allows).
+    /// Requires attendsLayer (the defaults throw std::logic_error); InputError for an invalid
+    /// mask, std::runtime_error when the device fails.
     virtual LayerResult<float> attendLayer(const LayerTask<float>& task) const;
     virtual LayerResult<double> attendLayer(const LayerTask<double>& task) const;
     virtual LayerResult<Rational> attendLayer(const LayerTask<Rational>& task) const;
