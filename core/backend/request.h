@@ -79,7 +79,7 @@ struct LayerTask {
     const Matrix<T>& q;
     const Matrix<T>& k;
     const Matrix<T>& v;
-    std::vector<int> lengths;
+    std::vector<int> lengths = {};
     long offset = 0;
     int queryRows = -1;
     const LayerReuse<T>* reuse = nullptr;
