@@ -214,4 +214,33 @@ private:
     DeviceLimits limits_;
 };
 
+/// An AcceleratorDevice whose backend writes its computations once, as templates over the scalar
+/// type: Derived's run(head), runLayer(layer) and runPeak(items, steps), each called inside
+/// Derived's guarded(work) (its lock, its context, its error handling).
+template <class Derived>
+class KernelDevice : public AcceleratorDevice {
+public:
+    using AcceleratorDevice::AcceleratorDevice;
+
+protected:
+    KernelOutput<float> compute(const KernelHead<float>& head) const override {
+        return self().guarded([&] { return self().run(head); });
+    }
+    KernelOutput<double> compute(const KernelHead<double>& head) const override {
+        return self().guarded([&] { return self().run(head); });
+    }
+    KernelOutput<float> computeLayer(const KernelLayer<float>& layer) const override {
+        return self().guarded([&] { return self().runLayer(layer); });
+    }
+    KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const override {
+        return self().guarded([&] { return self().runLayer(layer); });
+    }
+    void runPeakProbe(long items, int steps) const override {
+        self().guarded([&] { self().runPeak(items, steps); });
+    }
+
+private:
+    const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
 } // namespace attnlab

@@ -74,37 +74,24 @@ DeviceLimits limitsOf(const cudaDeviceProp& prop) {
 // One GPU of the CUDA runtime, made current (cudaSetDevice) for each call. Its stream, made on
 // first use, takes every copy and launch of a call in order; one stream synchronisation at the
 // end is the call's only wait. Device buffers are kept in a pool between calls.
-class CudaDevice final : public AcceleratorDevice {
+class CudaDevice final : public KernelDevice<CudaDevice> {
 public:
     CudaDevice(const cudaDeviceProp& prop, int index, int ordinal)
-        : AcceleratorDevice(describe(prop, index), limitsOf(prop)), ordinal_(ordinal) {}
+        : KernelDevice(describe(prop, index), limitsOf(prop)), ordinal_(ordinal) {}
     ~CudaDevice() override {
         pool_.clear();
         if (stream_) cudaStreamDestroy(stream_);
     }
 
-protected:
-    KernelOutput<float> compute(const KernelHead<float>& head) const override {
-        return guarded([&] { return run(head); });
-    }
-    KernelOutput<double> compute(const KernelHead<double>& head) const override {
-        return guarded([&] { return run(head); });
-    }
-    KernelOutput<float> computeLayer(const KernelLayer<float>& layer) const override {
-        return guarded([&] { return runLayer(layer); });
-    }
-    KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const override {
-        return guarded([&] { return runLayer(layer); });
-    }
-    void runPeakProbe(long items, int steps) const override {
-        guarded([&] {
-            cuda::launchPeak(items, steps, buffer<float>(BufferRole::Peak, std::size_t(items)),
-                             stream_);
-            finish();
-        });
+private:
+    friend class KernelDevice<CudaDevice>;
+
+    void runPeak(long items, int steps) const {
+        cuda::launchPeak(items, steps, buffer<float>(BufferRole::Peak, std::size_t(items)),
+                         stream_);
+        finish();
     }
 
-private:
     // Runs `work` under the device's lock, on this GPU and its stream; an error frees the pool
     // (no half-written buffer is reused) and is rethrown.
     template <class Work>

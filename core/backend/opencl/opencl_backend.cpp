@@ -73,35 +73,22 @@ struct Kernels {
 // One OpenCL device; its context, in-order queue and buffer pool are made when it first
 // computes. Uploads are queued without waiting, and one blocking read at the end is the only
 // synchronisation of a head or a layer.
-class OpenClDevice final : public AcceleratorDevice {
+class OpenClDevice final : public KernelDevice<OpenClDevice> {
 public:
     OpenClDevice(const cl::Platform& platform, const cl::Device& device, int index)
-        : AcceleratorDevice(describe(platform, device, index), limitsOf(device)), device_(device) {}
-
-protected:
-    KernelOutput<float> compute(const KernelHead<float>& head) const override {
-        return guarded([&] { return run(head); });
-    }
-    KernelOutput<double> compute(const KernelHead<double>& head) const override {
-        return guarded([&] { return run(head); });
-    }
-    KernelOutput<float> computeLayer(const KernelLayer<float>& layer) const override {
-        return guarded([&] { return runLayer(layer); });
-    }
-    KernelOutput<double> computeLayer(const KernelLayer<double>& layer) const override {
-        return guarded([&] { return runLayer(layer); });
-    }
-    void runPeakProbe(long items, int steps) const override {
-        guarded([&] {
-            cl::Kernel peak = kernels(false).peak;
-            arguments(peak, 0, cl_int(steps),
-                      buffer(BufferRole::Peak, std::size_t(items) * sizeof(float)));
-            queue_.enqueueNDRangeKernel(peak, cl::NullRange, cl::NDRange(std::size_t(items)));
-            queue_.finish();
-        });
-    }
+        : KernelDevice(describe(platform, device, index), limitsOf(device)), device_(device) {}
 
 private:
+    friend class KernelDevice<OpenClDevice>;
+
+    void runPeak(long items, int steps) const {
+        cl::Kernel peak = kernels(false).peak;
+        arguments(peak, 0, cl_int(steps),
+                  buffer(BufferRole::Peak, std::size_t(items) * sizeof(float)));
+        queue_.enqueueNDRangeKernel(peak, cl::NullRange, cl::NDRange(std::size_t(items)));
+        queue_.finish();
+    }
+
     // Runs `work` under the device's lock on its queue; an OpenCL error frees the pool (no
     // half-written buffer is reused) and becomes a runtime_error naming it.
     template <class Work>
@@ -131,9 +118,11 @@ private:
             throw std::runtime_error("OpenCL kernel build failed: " +
                                      program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_));
         }
-        slot = Kernels{program, cl::Kernel(program, "attnlab_maps"),
+        slot = Kernels{program,
+                       cl::Kernel(program, "attnlab_maps"),
                        cl::Kernel(program, "attnlab_weighted"),
-                       cl::Kernel(program, "attnlab_fused"), cl::Kernel(program, "attnlab_layer"),
+                       cl::Kernel(program, "attnlab_fused"),
+                       cl::Kernel(program, "attnlab_layer"),
                        cl::Kernel(program, "attnlab_peak")};
         return *slot;
     }
