@@ -125,12 +125,16 @@ nlohmann::json deviceBench(const AcceleratorDevice& device, const std::string& s
 std::string deviceBenchText(const nlohmann::json& result) {
     std::string text;
     char line[256];
-    std::snprintf(line, sizeof line, "%s (%s): float32 peak (FMA probe) %.3f TFLOP/s\n",
-                  result["backend"].get<std::string>().c_str(),
-                  result["device"].get<std::string>().c_str(), number(result["peak_tflops"]));
-    text += line;
     if (result["peak_tflops"].is_null())
-        text += "(no peak: the probe measures GPUs only, or --skip-probe)\n";
+        std::snprintf(line, sizeof line, "%s (%s): no peak (probed on GPUs only, and not with --skip-probe)\n",
+                      result["backend"].get<std::string>().c_str(),
+                      result["device"].get<std::string>().c_str());
+    else
+        std::snprintf(line, sizeof line, "%s (%s): float32 peak (FMA probe) %.3f TFLOP/s\n",
+                      result["backend"].get<std::string>().c_str(),
+                      result["device"].get<std::string>().c_str(),
+                      result["peak_tflops"].get<double>());
+    text += line;
     if (!result["suite_scale"].is_null() && result["suite_scale"].get<int>() > 1)
         text += "(not a GPU: the suite's sizes divided by " +
                 std::to_string(result["suite_scale"].get<int>()) + ")\n";
@@ -139,12 +143,14 @@ std::string deviceBenchText(const nlohmann::json& result) {
             c["mask"].get<std::string>() + " " + c["precision"].get<std::string>() +
             " n=" + std::to_string(c["n"].get<int>()) + " d=" + std::to_string(c["d"].get<int>()) +
             " heads=" + std::to_string(c["heads"].get<int>());
+        char share[32] = "";
+        if (!c["fraction_of_peak"].is_null())
+            std::snprintf(share, sizeof share, "  %5.1f%% of peak",
+                          100 * c["fraction_of_peak"].get<double>());
         std::snprintf(line, sizeof line,
-                      "%-42s median %.4f s  dense %8.3f  useful %8.3f TFLOP/s  %5.1f%% of peak"
-                      "  error %.1e\n",
+                      "%-42s median %.4f s  dense %8.3f  useful %8.3f TFLOP/s%s  error %.1e\n",
                       what.c_str(), c["seconds_median"].get<double>(),
-                      c["tflops_dense"].get<double>(), c["tflops_useful"].get<double>(),
-                      100 * number(c["fraction_of_peak"]),
+                      c["tflops_dense"].get<double>(), c["tflops_useful"].get<double>(), share,
                       c["max_error_vs_cpu_float64"].get<double>());
         text += line;
     }
