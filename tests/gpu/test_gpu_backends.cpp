@@ -396,6 +396,38 @@ private slots:
         QVERIFY(cpu["verdict"] != "fails" || positions > 0);
     }
 
+    // A device's pool allocates a role's buffer once for every size up to the largest asked
+    // for, again only when a larger one is asked for (freeing the smaller first), and frees all
+    // on clear.
+    void theBufferPoolGrowsAndKeeps() {
+        int live = 0, made = 0;
+        struct Tracked { // a device buffer that counts itself
+            int* live;
+            std::size_t bytes;
+            Tracked(int* l, std::size_t b) : live(l), bytes(b) { ++*live; }
+            Tracked(Tracked&& o) noexcept : live(std::exchange(o.live, nullptr)), bytes(o.bytes) {}
+            ~Tracked() {
+                if (live) --*live;
+            }
+        };
+        BufferPool<Tracked> pool;
+        auto allocate = [&](std::size_t bytes) {
+            ++made;
+            return Tracked(&live, bytes);
+        };
+        QCOMPARE(pool.get(BufferRole::Q, 100, allocate).bytes, std::size_t(100));
+        QCOMPARE(pool.get(BufferRole::Q, 60, allocate).bytes, std::size_t(100)); // kept
+        QCOMPARE(made, 1);
+        QCOMPARE(pool.get(BufferRole::K, 0, allocate).bytes, std::size_t(1)); // never empty
+        QCOMPARE(pool.get(BufferRole::Q, 300, allocate).bytes, std::size_t(300));
+        QCOMPARE(made, 3);
+        QCOMPARE(live, 2);
+        QCOMPARE(pool.bytes(), std::size_t(301));
+        pool.clear();
+        QCOMPARE(live, 0);
+        QCOMPARE(pool.bytes(), std::size_t(0));
+    }
+
     // A layer is split into as few launches as memory allows, in order, covering every
     // sequence; a sequence that alone does not fit is refused with what it needs.
     void layersAreSplitWhereMemoryIsShort() {
