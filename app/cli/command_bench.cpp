@@ -1,5 +1,6 @@
 // `attnlab-cli bench`: speed of the CPU attention kernel against the machine's measured FMA peak
-// (cli.md). Without --n it runs the standard suite of issue 5; with --n one case.
+// (cli.md). Without --n it runs the standard suite of issue 5; with --n one case. With --backend
+// opencl or cuda, an accelerator's layer kernel instead (bench_device.h).
 #include "arguments.h"
 #include "bench_device.h"
 #include "bench_support.h"
@@ -43,7 +44,10 @@ std::string benchUsage() {
            "  --mixer M        softmax | softmax_like | raw [softmax]\n"
            "  --mask M         all | causal | window:R | causal_window:R [all]\n"
            "  --precision P    float32 | float64 | exact [float32]\n"
-           "  --backend B      auto | cpu [auto]\n"
+           "  --backend B      auto | cpu [auto]; opencl | cuda | B:I times that device's\n"
+           "                   whole-layer kernel instead (TFLOP/s, fraction of the GPU's\n"
+           "                   probed peak; its suite without --n; see docs/cli.md)\n"
+           "  --heads H        heads of the device's layer [16] (device only)\n"
            "  --repeat K       timed runs, the median is reported [15]\n"
            "  --warmup K       untimed runs first [3]\n"
            "  --query-block Q  kernel query block [128];  --key-block K  key block [128]\n"
@@ -321,6 +325,8 @@ int benchDevice(const Arguments& a, const std::string& backend, std::ostream& ou
     if (precision == Precision::Exact)
         throw InputError("--precision exact: exact arithmetic runs on the CPU only");
     base.float64 = precision == Precision::Float64;
+    if (base.float64 && !accelerator->attendsLayer(LayerSpec{}, Precision::Float64))
+        throw InputError("--precision float64: " + device->info().selector() + " has no float64");
     base.repeat = int(a.integer("--repeat", 5, 1, 100000));
     base.warmup = int(a.integer("--warmup", 1, 0, 100000));
     std::optional<DeviceCase> one;
@@ -349,7 +355,10 @@ int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     }
     a.expectPositionals(0, "");
     const std::string backend = a.option("--backend").value_or("auto");
-    if (backend != "auto" && backend != "cpu") return benchDevice(a, backend, out);
+    const BackendChoice choice = parseBackendChoice(backend);
+    requireSelectable(choice);
+    if (choice.kind != BackendKind::Auto && choice.kind != BackendKind::Cpu)
+        return benchDevice(a, backend, out);
     if (a.option("--heads")) throw UsageError("--heads: for --backend opencl or cuda only");
     Case base;
     base.d = int(a.integer("--d", 64, 1, 4096));

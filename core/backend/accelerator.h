@@ -140,6 +140,11 @@ public:
     }
     /// Frees every buffer (after a device error, so that no half-written one is reused).
     void clear() { slots_.clear(); }
+    /// Frees the n x n maps of a head computed with maps (the largest buffers a pool holds).
+    void releaseMaps() {
+        slots_.erase(BufferRole::Scores);
+        slots_.erase(BufferRole::Weights);
+    }
 
 private:
     struct Slot {

@@ -141,27 +141,40 @@ bool computesOnCpu(BackendChoice choice) {
     return noAccelerator;
 }
 
-bool computesOnDevice(BackendChoice choice) {
-    if (choice.kind == BackendKind::Cpu) return false;
-    if (choice.kind == BackendKind::Auto) return !computesOnCpu(choice);
+namespace {
+// The device `choice` names: auto's first accelerating device, a chosen backend's device by its
+// index (its default without one); nullptr when there is none or the backend is not built.
+const Device* chosenDevice(BackendChoice choice) {
+    if (choice.kind == BackendKind::Auto) {
+        for (const auto& b : backends())
+            if (b->accelerates()) return b->defaultDevice();
+        return nullptr;
+    }
     const Backend* b = findBackend(backendKindName(choice.kind));
-    return b && (choice.device < 0 ? b->defaultDevice() : b->device(choice.device)) != nullptr;
+    if (!b) return nullptr;
+    return choice.device < 0 ? b->defaultDevice() : b->device(choice.device);
+}
+} // namespace
+
+bool computesOnDevice(BackendChoice choice, Precision precision) {
+    if (computesOnCpu(choice)) return false;
+    const Device* device = chosenDevice(choice);
+    HeadRequest smallest; // what the device takes in this precision at all
+    smallest.precision = precision;
+    smallest.n = smallest.p = smallest.pv = 1;
+    smallest.keepMaps = false;
+    return device && device->supports(smallest).ok;
 }
 
 LayerPick layerDevice(BackendChoice choice, const LayerSpec& layer, Precision precision) {
     const Device* onCpu = cpu().attendsLayer(layer, precision) ? &cpu() : nullptr;
     if (computesOnCpu(choice)) return {onCpu, {}};
-    const Device* device = nullptr;
-    if (choice.kind == BackendKind::Auto) {
-        for (const auto& b : backends())
-            if (!device && b->accelerates()) device = b->defaultDevice();
-    } else {
+    const Device* device = chosenDevice(choice);
+    if (!device && choice.kind != BackendKind::Auto) {
         const std::string name = backendKindName(choice.kind);
         const Backend* b = findBackend(name);
-        if (!b) return {onCpu, "backend " + name + " is not built in; computed on cpu"};
-        device = choice.device < 0 ? b->defaultDevice() : b->device(choice.device);
-        if (!device)
-            return {onCpu, b->name() + " has no device (" + b->status() + "); computed on cpu"};
+        return {onCpu, b ? b->name() + " has no device (" + b->status() + "); computed on cpu"
+                         : "backend " + name + " is not built in; computed on cpu"};
     }
     return {device && device->attendsLayer(layer, precision) ? device : nullptr, {}};
 }

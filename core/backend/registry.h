@@ -31,11 +31,12 @@ DevicePick pickDevice(BackendChoice choice, const HeadRequest& request);
 /// Whether `choice` computes on the host CPU whatever the request: cpu, or auto on a machine with
 /// no accelerating device (then the CPU's own fast paths may be used).
 bool computesOnCpu(BackendChoice choice);
-/// Whether `choice` sends its computations to a device other than the host CPU's own kernels: a
-/// chosen backend with a device by the index asked for, or auto with an accelerating device.
+/// Whether `choice` sends computations in `precision` to a device other than the host CPU's own
+/// kernels: a chosen backend with a device by the index asked for, or auto with an accelerating
+/// device, when that device computes the precision (never exact; float64 where it has it).
 /// (Neither this nor computesOnCpu holds for a chosen backend without a device: its heads fall
 /// back to the CPU one by one, each with its notice.)
-bool computesOnDevice(BackendChoice choice);
+bool computesOnDevice(BackendChoice choice, Precision precision);
 
 /// Fault injection, to show and test the fallback: from the (after+1)-th head it computes on,
 /// `backend` throws as a failing device would (after < 0 turns it off). Also set at start-up by

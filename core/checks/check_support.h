@@ -55,11 +55,13 @@ struct CheckSetup {
     Matrix<T> tokens;
     long depth; // accumulation length behind the float tolerance: (n + width) per layer
     BackendChoice backend;
+    Precision precision;
 
     explicit CheckSetup(const CheckRequest& request)
         : shared(scenarioModel<T>(request)), model(*shared),
           tokens(request.scenario.tokens.materialize<T>()),
-          depth(accumulationDepth(request.scenario)), backend(request.scenario.backend) {}
+          depth(accumulationDepth(request.scenario)), backend(request.scenario.backend),
+          precision(precisionOf<T>()) {}
 
     Matrix<T> output(const Matrix<T>& x) const { return model.forward(x, Maps::Drop).output; }
     /// The first `rows` rows of f(x), computing no more of the last layer than they need.
@@ -74,7 +76,7 @@ struct CheckSetup {
     std::vector<Matrix<T>> outputs(const CheckRequest& request,
                                    const std::vector<Matrix<T>>& inputs) const {
         std::vector<Matrix<T>> out(inputs.size());
-        if (!computesOnDevice(backend)) {
+        if (!computesOnDevice(backend, precision)) {
             forEachForward(request, long(inputs.size()),
                            [&](long i) { out[std::size_t(i)] = output(inputs[std::size_t(i)]); });
             return out;
@@ -85,18 +87,21 @@ struct CheckSetup {
             out[i] = std::move(traces[i].output);
         return out;
     }
-    /// How many forwards a sweep hands to `outputs` at once: as many as threads on the CPU, a
-    /// batch of `onDevice` on a device.
-    std::size_t sweepRound(std::size_t onDevice) const {
-        return !computesOnDevice(backend) ? std::size_t(std::max(1, kernels::availableThreads()))
-                                          : onDevice;
+    /// How many forwards of the tokens a sweep hands to `outputs` at once: as many as threads on
+    /// the CPU, a batch of up to kDeviceBatchRows token rows on a device.
+    std::size_t sweepRound() const {
+        if (!computesOnDevice(backend, precision))
+            return std::size_t(std::max(1, kernels::availableThreads()));
+        return std::size_t(std::max<Eigen::Index>(1, kDeviceBatchRows / tokens.rows()));
     }
-
+    /// Token rows per forward batch of a sweep on a device (the host holds its activations).
+    static constexpr Eigen::Index kDeviceBatchRows = Eigen::Index(1) << 17;
     /// forEachItem over `count` independent forwards of the model; serial when the model computes
     /// on a device (driven from one thread).
     template <class Body>
     void forEachForward(const CheckRequest& request, long count, Body&& body) const {
-        forEachItem(request, count, computesOnDevice(backend) ? 0.0 : double(count) * forwardWork(),
+        forEachItem(request, count,
+                    computesOnDevice(backend, precision) ? 0.0 : double(count) * forwardWork(),
                     std::forward<Body>(body));
     }
     /// About how many multiply-adds one forward of the tokens costs.

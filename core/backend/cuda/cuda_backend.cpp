@@ -72,8 +72,10 @@ DeviceLimits limitsOf(const cudaDeviceProp& prop) {
 }
 
 // One GPU of the CUDA runtime, made current (cudaSetDevice) for each call. Its stream, made on
-// first use, takes every copy and launch of a call in order; one stream synchronisation at the
-// end is the call's only wait. Device buffers are kept in a pool between calls.
+// first use, takes every copy and launch of a call in order, and one stream synchronisation at
+// the end waits for them; the copies are from pageable host memory, which the driver stages
+// (so an upload returns once staged, and no copy overlaps a kernel). Device buffers are kept in
+// a pool between calls.
 class CudaDevice final : public KernelDevice<CudaDevice> {
 public:
     CudaDevice(const cudaDeviceProp& prop, int index, int ordinal)
@@ -182,6 +184,7 @@ private:
 
     template <class T>
     KernelOutput<T> runLayer(const KernelLayer<T>& l) const {
+        pool_.releaseMaps(); // room for the layer, whose launches take half the memory
         const std::size_t rows = std::size_t(l.rows()), width = std::size_t(l.heads * l.pv);
         cuda::DeviceLayer<T> d;
         d.q = upload(BufferRole::Q, l.q.data(), std::size_t(l.q.size()));

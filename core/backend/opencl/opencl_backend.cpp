@@ -89,8 +89,9 @@ private:
         queue_.finish();
     }
 
-    // Runs `work` under the device's lock on its queue; an OpenCL error frees the pool (no
-    // half-written buffer is reused) and becomes a runtime_error naming it.
+    // Runs `work` under the device's lock on its queue; an OpenCL error waits for what was
+    // queued, frees the pool (no half-written buffer is reused) and becomes a runtime_error
+    // naming it.
     template <class Work>
     auto guarded(Work&& work) const -> decltype(work()) {
         std::lock_guard lock(mutex_);
@@ -101,6 +102,10 @@ private:
             }
             return work();
         } catch (const cl::Error& e) {
+            try { // queued uploads may still read the caller's memory, and the pool's buffers
+                queue_.finish();
+            } catch (const cl::Error&) {
+            }
             pool_.clear();
             throw std::runtime_error(std::string("OpenCL error in ") + e.what() + " (" +
                                      std::to_string(e.err()) + ")");
@@ -224,6 +229,7 @@ private:
 
     template <class T>
     KernelOutput<T> runLayer(const KernelLayer<T>& l) const {
+        pool_.releaseMaps(); // room for the layer, whose launches take half the memory
         const std::size_t rows = std::size_t(l.rows()), width = std::size_t(l.heads * l.pv);
         const Kernels& kn = kernels(std::is_same_v<T, double>);
         const cl::Buffer &q = upload(BufferRole::Q, l.q.data(), std::size_t(l.q.size())),

@@ -100,7 +100,7 @@ struct Baseline {
     /// items go as one batch, one launch per layer, and use() runs in item order.
     template <class Inputs, class Use>
     void sweep(const CheckRequest& request, long count, Inputs&& inputs, Use&& use) const {
-        if (!computesOnDevice(setup.backend)) {
+        if (!computesOnDevice(setup.backend, setup.precision)) {
             setup.forEachForward(request, count, [&](long i) {
                 std::vector<Matrix<T>> outputs;
                 for (const auto& [xp, rows] : inputs(i))
@@ -113,7 +113,7 @@ struct Baseline {
             std::vector<Matrix<T>> batch;
             std::vector<std::size_t> perItem;
             long last = first;
-            for (; last < count && long(batch.size()) * x.rows() < kSweepBatchRows; ++last) {
+            for (; last < count && long(batch.size()) * x.rows() < setup.kDeviceBatchRows; ++last) {
                 perItem.push_back(0);
                 for (auto& [xp, rows] : inputs(last)) {
                     batch.push_back(std::move(xp));
@@ -131,8 +131,6 @@ struct Baseline {
             first = last;
         }
     }
-    /// Token rows per batch of a device sweep (the host holds the batch's activations).
-    static constexpr long kSweepBatchRows = 1L << 17;
     /// X with tokens [from, to) moved by a generic vector each (the k-th of its kind).
     Matrix<T> perturbed(Eigen::Index from, Eigen::Index to, int k) const {
         Matrix<T> xp = x;

@@ -226,13 +226,13 @@ public:
         const std::vector<Permutation> sigmas = permutationsToCheck(s, samples, request.seed);
 
         // f(X) once (above), then one forward per σ, in rounds of as many σ as there are
-        // threads (on a device: one batch of kDeviceRound), merged in order. The checking stops
-        // at the first σ after which the merged deviation fails: the report covers the σ up to
-        // it, whatever the round.
+        // threads (on a device: one batch of up to 2^17 token rows), merged in order. The checking
+        // stops at the first σ after which the merged deviation fails: the report covers the σ up
+        // to it, whatever the round.
         Deviation<T> worst;
         std::size_t checked = 0, worstAt = 0;
         Matrix<T> lhs, rhs; // of the worst σ so far
-        const std::size_t round = setup.sweepRound(kDeviceRound);
+        const std::size_t round = setup.sweepRound();
         std::vector<Deviation<T>> d(round);
         std::vector<Matrix<T>> a(round), b(round);
         while (checked < sigmas.size() && !c.fails(worst)) {
@@ -280,7 +280,6 @@ public:
     }
 
 private:
-    static constexpr std::size_t kDeviceRound = 64; // σ per batch on a device
     bool pooled_;
 };
 
