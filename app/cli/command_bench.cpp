@@ -30,7 +30,8 @@ namespace attnlab::cli {
 
 std::string benchUsage() {
     return "usage: attnlab-cli bench [--n N] [--d D] [--mixer M] [--mask M] [--precision P]\n"
-           "                         [--backend B] [--repeat K] [--warmup K] [--json]\n\n"
+           "                         [--backend B] [--heads H] [--repeat K] [--warmup K] "
+           "[--json]\n\n"
            "Times one attention head (random Q, K, V of n x d) on the fused CPU kernel and prints\n"
            "seconds, GFLOP/s (dense-equivalent 4·n²·d and useful 4·allowed·d) and the fraction of\n"
            "the FMA peak measured in the same run. Without --n: the standard suite (softmax fp32\n"
