@@ -104,8 +104,9 @@ private:
     // The devices `devices --json` lists for `backend`, in order.
     static std::vector<json> devicesOf(const std::string& backend) {
         const CliResult r = runCli({"devices", "--json"});
+        const json listed = json::parse(r.out.toStdString());
         std::vector<json> found;
-        for (const json& d : json::parse(r.out.toStdString())["devices"])
+        for (const json& d : listed["devices"])
             if (d["backend"] == backend) found.push_back(d);
         return found;
     }
