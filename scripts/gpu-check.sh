@@ -47,13 +47,16 @@ grep -E "QINFO|PASS|FAIL|SKIP|tests passed" "$out/gpu-tests.log" || true
 
 echo "== 3. compute-sanitizer memcheck and racecheck"
 for tool in memcheck racecheck; do
-    compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/tests/test_gpu_backends" \
-        cudaMatchesTheCpu cudaLayersMatchTheCpu >"$out/$tool.log" 2>&1 &&
-        echo "$tool: clean ($(grep -c PASS "$out/$tool.log") passes)" || {
-        echo "$tool: FAILED, see $out/$tool.log"
-        failed=1
-    }
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" || true
+    for run in "test_gpu_backends cudaMatchesTheCpu" "test_gpu_layers cudaLayersMatchTheCpu"; do
+        set -- $run
+        log="$out/$tool-$1.log"
+        compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/tests/$1" "$2" >"$log" 2>&1 &&
+            echo "$tool $1: clean" || {
+            echo "$tool $1: FAILED, see $log"
+            failed=1
+        }
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" || true
+    done
 done
 
 echo "== 4. devices and bench --backend cuda"
