@@ -2,11 +2,15 @@
 // CPU seconds), and printing a JSON number that may be null.
 #pragma once
 
+#include "core/backend/cpu/peak_probe.h"
 #include "core/spec/mask.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <string>
+#include <vector>
 
 namespace attnlab::cli {
 
@@ -18,23 +22,10 @@ struct Timing {
     double cpuMedian = 0; // CPU seconds of all threads, median run
 };
 
-/// Runs f `warmup` times untimed, then `repeat` times timed.
-template <class F>
-Timing timeRuns(F&& f, int warmup, int repeat);
-
 /// A JSON number, or NaN for null (printed as "nan").
 double number(const nlohmann::json& j);
 
-} // namespace attnlab::cli
-
-#include "core/backend/cpu/peak_probe.h"
-
-#include <algorithm>
-#include <chrono>
-#include <vector>
-
-namespace attnlab::cli {
-
+/// Runs f `warmup` times untimed, then `repeat` times timed.
 template <class F>
 Timing timeRuns(F&& f, int warmup, int repeat) {
     for (int i = 0; i < warmup; ++i)
