@@ -15,16 +15,16 @@ namespace {
 template <class T>
 struct Job {
     MixerSpec::Kind kind;
-    T scale;
     const MaskSpec& mask;
     const BlockClassification& grid;
 };
 
-// One head's keys and values, packed once for all its query blocks.
+// One head's queries (scaled), keys and values, packed once for all its query blocks.
 template <class T>
 struct PackedHead {
+    PackedRows<T> queries;
     PackedKeys<T> keys;
-    PackedValues<T> values;
+    PackedRows<T> values;
 };
 
 // The rows of one query block of one head's output; marks the rows that saw an allowed key.
@@ -32,9 +32,9 @@ template <class T>
 void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
                       int block, Matrix<T>& out, BoolColumn* seenRows) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
-    ScoreTiles<T> scores(job.kind, job.scale, job.mask, job.grid, head, packed.keys, block);
+    ScoreTiles<T> scores(job.kind, job.mask, job.grid, head, packed.keys, packed.queries, block);
     const int rows = scores.rows();
-    const PackedValues<T>& values = packed.values;
+    const PackedRows<T>& values = packed.values;
     Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query
     Column<T> total = Column<T>::Zero(rows);                // Σ w
     Column<T> runMax = Column<T>::Constant(rows, minusInf);
@@ -94,7 +94,8 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         if (h.q->rows() != n || h.k->rows() != n || h.v->rows() != n || h.q->cols() != h.k->cols())
             throw InputError("fused attention: Q, K, V must have n rows and Q, K one width");
     const BlockClassification grid = classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
-    const Job<T> job{mixer.kind, mixerScale<T>(mixer, int(heads.front().q->cols())), mask, grid};
+    const Job<T> job{mixer.kind, mask, grid};
+    const T scale = mixerScale<T>(mixer, int(heads.front().q->cols()));
     const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
     if (reuse && !reuse->fits(heads, n))
         throw InputError("fused attention: the evaluation to reuse has other shapes");
@@ -111,7 +112,8 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     std::vector<PackedHead<T>> packed;
     if (count > 0) // else every block is reused
         for (const HeadInputs<T>& h : heads)
-            packed.push_back({PackedKeys<T>(*h.k, grid.colTile), PackedValues<T>(*h.v)});
+            packed.push_back({PackedRows<T>(*h.q, scale), PackedKeys<T>(*h.k, grid.colTile),
+                              PackedRows<T>(*h.v)});
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /

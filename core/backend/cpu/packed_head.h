@@ -1,7 +1,7 @@
-// Inside the kernels: one head's keys and values laid out once for the block product
+// Inside the kernels: one head's queries, keys and values laid out once for the block product
 // (block_product.h), before its query blocks are spread over the threads. The keys of each key
-// block as a contiguous depth x keys matrix, the values as one row of each key, both padded with
-// zeros to whole vectors; packed on the kernels' threads.
+// block as a contiguous depth x keys matrix, the queries (scaled) and values as one row of each
+// token, all padded with zeros to whole vectors; packed on the kernels' threads.
 #pragma once
 
 #include "core/backend/cpu/block_product.h"
@@ -45,41 +45,45 @@ private:
     Matrix<T> keys_; // stride x (depth · blocks): block kb's key t, feature d at (t, kb·depth + d)
 };
 
+/// A matrix's rows (queries or values), each contiguous and padded with zeros to whole vectors,
+/// times a scale (the queries carry the mixer's): the A of the score product, the B of the
+/// product with the weights.
 template <class T>
-class PackedValues {
+class PackedRows {
 public:
-    explicit PackedValues(const Matrix<T>& v)
-        : width_(int(v.cols())), rowsT_(paddedToLanes<T>(width_), v.rows()) {
-        constexpr long kKeys = 256; // keys per task
-        parallelFor((v.rows() + kKeys - 1) / kKeys,
+    explicit PackedRows(const Matrix<T>& m, T scale = T(1))
+        : width_(int(m.cols())), rowsT_(paddedToLanes<T>(width_), m.rows()) {
+        constexpr long kRows = 256; // rows per task
+        parallelFor((m.rows() + kRows - 1) / kRows,
                     [&](long task) {
-                        const long t0 = task * kKeys, keys = std::min(kKeys, long(v.rows()) - t0);
-                        // In squares of 16: a whole transposed copy would read V's rows, whose
+                        const long t0 = task * kRows, rows = std::min(kRows, long(m.rows()) - t0);
+                        // In squares of 16: a whole transposed copy would read m's rows, whose
                         // elements are n apart (one cache set when n is a power of 2), and a copy
-                        // down V's columns would write rowsT_'s rows element by element.
+                        // down m's columns would write rowsT_'s rows element by element.
                         constexpr long kSide = 16;
                         for (long j = 0; j < width_; j += kSide)
-                            for (long t = t0; t < t0 + keys; t += kSide) {
+                            for (long t = t0; t < t0 + rows; t += kSide) {
                                 const long w = std::min<long>(kSide, width_ - j);
-                                const long h = std::min<long>(kSide, t0 + keys - t);
+                                const long h = std::min<long>(kSide, t0 + rows - t);
                                 if (w == kSide && h == kSide)
                                     rowsT_.template block<kSide, kSide>(j, t) =
-                                        v.template block<kSide, kSide>(t, j).transpose();
+                                        scale * m.template block<kSide, kSide>(t, j).transpose();
                                 else
-                                    rowsT_.block(j, t, w, h) = v.block(t, j, h, w).transpose();
+                                    rowsT_.block(j, t, w, h) =
+                                        scale * m.block(t, j, h, w).transpose();
                             }
-                        rowsT_.block(width_, t0, rowsT_.rows() - width_, keys).setZero();
+                        rowsT_.block(width_, t0, rowsT_.rows() - width_, rows).setZero();
                     },
-                    double(v.rows()) * width_ * kPackWork);
+                    double(m.rows()) * width_ * kPackWork);
     }
-    /// Key t's values at row(t)[0..width()), zeros up to stride().
+    /// Row t at row(t)[0..width()), zeros up to stride().
     const T* row(int t) const { return rowsT_.data() + Eigen::Index(t) * stride(); }
     int stride() const { return int(rowsT_.rows()); }
     int width() const { return width_; }
 
 private:
     int width_;
-    Matrix<T> rowsT_; // stride x n: key t's values in column t
+    Matrix<T> rowsT_; // stride x rows: row t in column t
 };
 
 } // namespace attnlab::kernels

@@ -2,7 +2,7 @@
 // row of weights is one contiguous column), with the scale, the distance bias and the mask
 // applied, ready for the mixer: softmax gets blocked entries -inf, softmax_like 1 + relu(s) and
 // raw s with blocked entries 0. Shared by the fused kernel and the pooled weight map. The scores
-// are the block product (block_product.h) of the scaled queries with the packed keys.
+// are the block product (block_product.h) of the packed, scaled queries with the packed keys.
 #pragma once
 
 #include "core/backend/cpu/fused_attention.h"
@@ -25,12 +25,13 @@ class ScoreTiles {
 public:
     static constexpr T minusInf = -std::numeric_limits<T>::infinity();
 
-    /// `keys`: the head's keys packed in the grid's key blocks.
-    ScoreTiles(MixerSpec::Kind kind, T scale, const MaskSpec& mask, const BlockClassification& grid,
-               const HeadInputs<T>& head, const PackedKeys<T>& keys, int block)
-        : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), block_(block),
-          s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
-          queries_(scale * head.q->middleRows(s0_, rows_)),
+    /// `keys`: the head's keys packed in the grid's key blocks; `queries`: its queries packed
+    /// as rows, times the mixer's scale.
+    ScoreTiles(MixerSpec::Kind kind, const MaskSpec& mask, const BlockClassification& grid,
+               const HeadInputs<T>& head, const PackedKeys<T>& keys, const PackedRows<T>& queries,
+               int block)
+        : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), queries_(queries),
+          block_(block), s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
           scratch_(Matrix<T>::Zero(keys.stride(), rows_)) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
@@ -69,10 +70,9 @@ public:
             const auto [lo, hi] = liveKeys(r, count);
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
             if (lo < hi && from < to)
-                blockProduct(false, count, to - from, keys_.depth(),
-                             queries_.data() + Eigen::Index(r) * keys_.depth(), keys_.depth(),
-                             keys_.block(kb) + from, keys_.stride(), column(r) + from,
-                             keys_.stride());
+                blockProduct(false, count, to - from, keys_.depth(), queries_.row(s0_ + r),
+                             queries_.stride(), keys_.block(kb) + from, keys_.stride(),
+                             column(r) + from, keys_.stride());
         }
         if (head_.bias) addBias(tile, *head_.bias, t0);
         if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
@@ -136,8 +136,8 @@ private:
     const BlockClassification& grid_;
     const HeadInputs<T>& head_;
     const PackedKeys<T>& keys_;
+    const PackedRows<T>& queries_;
     int block_, s0_, rows_;
-    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> queries_; // scaled, rows x p
     Matrix<T> scratch_;                         // padded keys x queries
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
