@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 namespace attnlab::kernels {
 
@@ -20,6 +21,51 @@ Packet<T> keysAt(const T* x, int k, int cols, const Packet<T>& outside) {
     if (k + kLanes<T> <= cols) return v;
     const Packet<T> isKey = pcmp_lt(plset<Packet<T>>(T(k)), pset1<Packet<T>>(T(cols)));
     return pselect(isKey, v, outside);
+}
+
+// y·2^m for a whole-number m of a normal exponent, from m's exponent bits (the packet type is
+// deduced: naming it as a template argument would drop its vector attributes).
+template <class P>
+P timesPowerOfTwo(const P& y, const P& m) {
+    return Eigen::internal::pldexp_fast_impl<P>::run(y, m);
+}
+
+// Below this, exp(x) is taken as 0 in float: exp(-87) = 1.6e-38 is still a normal number, and a
+// weight that small is far below a float rounding of the row's sum (which holds exp(0) = 1).
+inline constexpr float kFloatExpFloor = -87.0f;
+
+// exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf: Eigen's own
+// polynomial and range reduction, without its clamp from above or its general ldexp (four
+// multiplications, for exponents a non-positive x never has): 2^m is built from its exponent bits.
+// Never subnormal (the product with V would take the processor's slow path); NaN stays NaN.
+template <class T>
+Packet<T> expOfNonPositive(const Packet<T>& x) {
+    using namespace Eigen::internal;
+    const Packet<T> zero = pset1<Packet<T>>(T(0));
+    if constexpr (!std::is_same_v<T, float>) {
+        return pselect(pcmp_eq(x, pset1<Packet<T>>(-std::numeric_limits<T>::infinity())), zero,
+                       pexp(x));
+    } else {
+        const Packet<T> floor = pset1<Packet<T>>(kFloatExpFloor);
+        const Packet<T> xc = pmax(x, floor);
+        const Packet<T> m =
+            pfloor(pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), pset1<Packet<T>>(0.5f)));
+        Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), xc);
+        r = pmadd(m, pset1<Packet<T>>(2.12194440e-4f), r);
+        const Packet<T> r2 = pmul(r, r), r3 = pmul(r2, r);
+        Packet<T> y =
+            pmadd(pset1<Packet<T>>(1.9875691500E-4f), r, pset1<Packet<T>>(1.3981999507E-3f));
+        Packet<T> y1 =
+            pmadd(pset1<Packet<T>>(4.1665795894E-2f), r, pset1<Packet<T>>(1.6666665459E-1f));
+        const Packet<T> y2 = padd(r, pset1<Packet<T>>(1.0f));
+        y = pmadd(y, r, pset1<Packet<T>>(8.3334519073E-3f));
+        y1 = pmadd(y1, r, pset1<Packet<T>>(5.0000001201E-1f));
+        y = pmadd(y, r3, y1);
+        y = pmadd(y, r2, y2);
+        const Packet<T> e = timesPowerOfTwo(y, m);
+        const Packet<T> kept = pselect(pcmp_lt(x, floor), zero, e);
+        return pselect(pcmp_eq(x, x), kept, x);
+    }
 }
 
 } // namespace softmax_column_detail
@@ -39,7 +85,7 @@ T liveMax(const T* x, int lo, int hi, int cols) {
 /// x[k] = exp(x[k] - shift) for the keys in [0, cols), exactly 0 where x[k] is -inf (Eigen's
 /// vectorised exp(-inf) is not always 0: with AVX2 it is a subnormal, so a blocked key would get
 /// a tiny weight, and the product with V the processor's slow subnormal path, 4x slower on an
-/// AVX-512 Xeon); returns their sum.
+/// AVX-512 Xeon), in float also where it is below kFloatExpFloor; returns their sum.
 /// Only whole packets over [lo, hi) are computed (inside select, or at the ends of an unaligned
 /// segment, Eigen's exp calls libm's scalar expf); the rest of [0, cols) is set to 0.
 template <class T>
@@ -52,7 +98,7 @@ T expAndSum(T* x, int lo, int hi, int cols, T shift) {
     Packet<T> sum = zero;
     for (; k < hi; k += kLanes<T>) {
         const Packet<T> v = softmax_column_detail::keysAt(x, k, cols, minusInf);
-        const Packet<T> e = pselect(pcmp_eq(v, minusInf), zero, pexp(psub(v, by)));
+        const Packet<T> e = softmax_column_detail::expOfNonPositive<T>(psub(v, by));
         pstoreu(x + k, e);
         sum = padd(sum, e);
     }
