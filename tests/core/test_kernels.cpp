@@ -7,6 +7,7 @@
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/kernel_dispatch.h"
 #include "core/backend/cpu/pooled_map.h"
+#include "core/backend/cpu/softmax_column.h"
 #include "core/base/error.h"
 #include "core/fixture_block_model.h"
 #include "core/model/model.h"
@@ -244,6 +245,46 @@ private slots:
         blockProduct(true, rows, width, depth, a.data(), depth, b.data(), width, twice.data(),
                      width);
         QVERIFY(twice == whole + whole);
+    }
+
+    // The online softmax's float exp over a column: exp within 2 ulp where it is a normal
+    // number, exactly 0 for a blocked key (-inf) and below -87 (never a subnormal weight, which
+    // would send the product with V down the slow path), NaN kept; the sum is of what was stored.
+    void softmaxExpIsExpWithoutSubnormals() {
+        const int cols = 4003; // no multiple of a vector: the last packet is partial
+        std::vector<float> x(std::size_t(paddedToLanes<float>(cols)), 7.0f);
+        for (int k = 0; k < cols; ++k)
+            x[std::size_t(k)] = -100.0f * float(k) / float(cols - 1);
+        const float shift = 0.5f;
+        for (float& v : x)
+            v += shift;
+        x[10] = -std::numeric_limits<float>::infinity();
+        x[11] = std::numeric_limits<float>::quiet_NaN();
+        const std::vector<float> scores = x;
+        const float sum = expAndSum(x.data(), 0, cols, cols, shift);
+        double stored = 0;
+        for (int k = 0; k < cols; ++k) {
+            const auto i = std::size_t(k);
+            const float arg = scores[i] - shift, got = x[i];
+            if (k == 11) {
+                QVERIFY(std::isnan(got));
+                continue;
+            }
+            QVERIFY2(std::fpclassify(got) != FP_SUBNORMAL, qPrintable(QString::number(arg)));
+            if (!(arg >= -87.0f)) {
+                QCOMPARE(got, 0.0f);
+                continue;
+            }
+            const double exact = std::exp(double(arg));
+            QVERIFY2(std::abs(got - exact) <= 2.0 * exact * std::numeric_limits<float>::epsilon(),
+                     qPrintable(QString("exp(%1) = %2").arg(arg).arg(got)));
+            stored += got;
+        }
+        QVERIFY(std::isnan(sum));      // the NaN reaches the row's sum
+        std::vector<float> y = scores; // the same column with a finite score for the NaN
+        y[11] = shift - 1.0f;
+        const float clean = expAndSum(y.data(), 0, cols, cols, shift);
+        QVERIFY(std::abs(clean - (stored + std::exp(-1.0))) <= 1e-5 * clean);
     }
 
     // The throw is in the variant's code, which has its own copy of InputError's type_info: the
