@@ -30,23 +30,29 @@ P timesPowerOfTwo(const P& y, const P& m) {
     return Eigen::internal::pldexp_fast_impl<P>::run(y, m);
 }
 
-// Below this, exp(x) is taken as 0 in float: exp(-87) = 1.6e-38 is still a normal number, and a
-// weight that small is far below a float rounding of the row's sum (which holds exp(0) = 1).
-inline constexpr float kFloatExpFloor = -87.0f;
+// Below this, exp(x) is taken as 0: exp(-87) = 1.6e-38 and exp(-708) = 3.3e-308 are still
+// normal numbers, and a weight that small is far below a rounding of the row's sum (which holds
+// exp(0) = 1).
+template <class T>
+inline constexpr T kExpFloor = std::is_same_v<T, float> ? T(-87) : T(-708);
 
-// exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf: Eigen's own
-// polynomial and range reduction, without its clamp from above or its general ldexp (four
-// multiplications, for exponents a non-positive x never has): 2^m is built from its exponent bits.
-// Never subnormal (the product with V would take the processor's slow path); NaN stays NaN.
+// exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf and below the
+// floor: never subnormal (the product with V would take the processor's slow path); NaN stays
+// NaN. In float without AVX-512 on Eigen's own polynomial and range reduction, without its clamp
+// from above or its general ldexp (four multiplications, for exponents a non-positive x never
+// has): 2^m is built from its exponent bits. AVX-512's exp (scalef) is faster than that.
 template <class T>
 Packet<T> expOfNonPositive(const Packet<T>& x) {
     using namespace Eigen::internal;
-    const Packet<T> zero = pset1<Packet<T>>(T(0));
-    if constexpr (!std::is_same_v<T, float>) {
-        return pselect(pcmp_eq(x, pset1<Packet<T>>(-std::numeric_limits<T>::infinity())), zero,
-                       pexp(x));
+    const Packet<T> zero = pset1<Packet<T>>(T(0)), floor = pset1<Packet<T>>(kExpFloor<T>);
+#if defined(__AVX512F__)
+    constexpr bool ownPolynomial = false;
+#else
+    constexpr bool ownPolynomial = std::is_same_v<T, float>;
+#endif
+    if constexpr (!ownPolynomial) {
+        return pselect(pcmp_lt(x, floor), zero, pexp(x));
     } else {
-        const Packet<T> floor = pset1<Packet<T>>(kFloatExpFloor);
         const Packet<T> xc = pmax(x, floor);
         const Packet<T> m =
             pfloor(pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), pset1<Packet<T>>(0.5f)));
@@ -85,7 +91,7 @@ T liveMax(const T* x, int lo, int hi, int cols) {
 /// x[k] = exp(x[k] - shift) for the keys in [0, cols), exactly 0 where x[k] is -inf (Eigen's
 /// vectorised exp(-inf) is not always 0: with AVX2 it is a subnormal, so a blocked key would get
 /// a tiny weight, and the product with V the processor's slow subnormal path, 4x slower on an
-/// AVX-512 Xeon), in float also where it is below kFloatExpFloor; returns their sum.
+/// AVX-512 Xeon), and also where it is below kExpFloor; returns their sum.
 /// Only whole packets over [lo, hi) are computed (inside select, or at the ends of an unaligned
 /// segment, Eigen's exp calls libm's scalar expf); the rest of [0, cols) is set to 0.
 template <class T>
