@@ -224,6 +224,40 @@ private slots:
         }
     }
 
+    // The same through the fused kernel, so on the variant this CPU runs (ctest runs
+    // core.kernels on each): one query against keys whose scores fall from 0 to -100 (the
+    // maximum first, so each weight is exp(score) over the sum) or rise to 0 (the maximum last,
+    // so earlier tiles are rescaled as it moves). With V the identity, the output row is the
+    // weights: within float rounding of softmax in double where the score is above -80, and in
+    // the first order exactly 0 below the floor.
+    void fusedWeightsFollowExpDownToTheFloor() {
+        const int n = 200;
+        const Matrix<float> q = Matrix<float>::Ones(n, 1);
+        const Matrix<float> v = Matrix<float>::Identity(n, n);
+        for (const bool maximumFirst : {true, false}) {
+            Matrix<float> k(n, 1);
+            for (int t = 0; t < n; ++t)
+                k(t, 0) = -100.0f * float(maximumFirst ? t : n - 1 - t) / float(n - 1);
+            Eigen::ArrayXd exact = k.col(0).cast<double>().array().exp();
+            exact /= exact.sum();
+            for (KernelTiles tiles : {KernelTiles{16, 16}, KernelTiles{}}) {
+                const Matrix<float> w =
+                    fusedAttention<float>(MixerSpec{}, MaskSpec::all(), {{&q, &k, &v, {}}}, tiles)
+                        .outputs.front();
+                for (int t = 0; t < n; ++t) {
+                    const double score = k(t, 0), got = w(n - 1, t);
+                    const QString where =
+                        QString("score %1: %2, softmax %3").arg(score).arg(got).arg(exact(t));
+                    if (score >= -80)
+                        QVERIFY2(std::abs(got - exact(t)) <= 2e-5 * exact(t), qPrintable(where));
+                    else if (maximumFirst && score < -87)
+                        QVERIFY2(got == 0, qPrintable(where));
+                    QVERIFY2(std::isfinite(got) && got >= 0, qPrintable(where));
+                }
+            }
+        }
+    }
+
     // The fused kernel's one product: equal to Eigen's up to rounding, and each row of C the
     // same bits whatever rows and width the call has (a query block of 64 or of 128), with an
     // odd number of rows, a remainder of vectors and a depth that is no multiple of anything.

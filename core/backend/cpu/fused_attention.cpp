@@ -12,7 +12,6 @@ namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 namespace {
 
 // What every task of one call shares.
-template <class T>
 struct Job {
     MixerSpec::Kind kind;
     const MaskSpec& mask;
@@ -29,7 +28,7 @@ struct PackedHead {
 
 // The rows of one query block of one head's output; marks the rows that saw an allowed key.
 template <class T>
-void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
+void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
                       int block, Matrix<T>& out, BoolColumn* seenRows) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
     ScoreTiles<T> scores(job.kind, job.mask, job.grid, head, packed.keys, packed.queries, block);
@@ -50,11 +49,7 @@ void attendQueryBlock(const Job<T>& job, const HeadInputs<T>& head, const Packed
                 T* column = scores.column(i);
                 const T newMax = std::max(runMax(i), liveMax(column, lo, hi, cols));
                 const T shift = newMax == minusInf ? T(0) : newMax;
-                // What came before, at the new maximum: 0 where nothing did, 1 (exp(0), without
-                // calling exp) where the maximum did not move.
-                rescale(i) = runMax(i) == minusInf ? T(0)
-                             : runMax(i) == newMax ? T(1)
-                                                   : std::exp(runMax(i) - shift);
+                rescale(i) = runningRescale(runMax(i), newMax); // what came before, at newMax
                 total(i) = rescale(i) * total(i) + expAndSum(column, lo, hi, cols, shift);
                 runMax(i) = newMax;
             }
@@ -94,7 +89,7 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         if (h.q->rows() != n || h.k->rows() != n || h.v->rows() != n || h.q->cols() != h.k->cols())
             throw InputError("fused attention: Q, K, V must have n rows and Q, K one width");
     const BlockClassification grid = classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
-    const Job<T> job{mixer.kind, mask, grid};
+    const Job job{mixer.kind, mask, grid};
     const T scale = mixerScale<T>(mixer, int(heads.front().q->cols()));
     const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
     if (reuse && !reuse->fits(heads, n))

@@ -6,10 +6,17 @@
 #include "core/backend/cpu/block_product.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
 namespace attnlab::kernels {
+
+/// Below this, exp(x) is taken as 0: exp(-87) = 1.6e-38 and exp(-708) = 3.3e-308 are still
+/// normal numbers, and a weight that small is far below a rounding of the row's sum (which holds
+/// exp(0) = 1).
+template <class T>
+inline constexpr T kExpFloor = std::is_same_v<T, float> ? T(-87) : T(-708);
 
 namespace softmax_column_detail {
 
@@ -30,17 +37,11 @@ P timesPowerOfTwo(const P& y, const P& m) {
     return Eigen::internal::pldexp_fast_impl<P>::run(y, m);
 }
 
-// Below this, exp(x) is taken as 0: exp(-87) = 1.6e-38 and exp(-708) = 3.3e-308 are still
-// normal numbers, and a weight that small is far below a rounding of the row's sum (which holds
-// exp(0) = 1).
-template <class T>
-inline constexpr T kExpFloor = std::is_same_v<T, float> ? T(-87) : T(-708);
-
 // exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf and below the
 // floor: never subnormal (the product with V would take the processor's slow path); NaN stays
 // NaN. In float without AVX-512 on Eigen's own polynomial and range reduction, without its clamp
 // from above or its general ldexp (four multiplications, for exponents a non-positive x never
-// has): 2^m is built from its exponent bits. AVX-512's exp (scalef) is faster than that.
+// has): 2^m is built from its exponent bits. With AVX-512, Eigen's own exp measured faster.
 template <class T>
 Packet<T> expOfNonPositive(const Packet<T>& x) {
     using namespace Eigen::internal;
@@ -111,6 +112,17 @@ T expAndSum(T* x, int lo, int hi, int cols, T shift) {
     std::fill(x, x + from, T(0));
     if (k < cols) std::fill(x + k, x + cols, T(0));
     return predux(sum);
+}
+
+/// What the running sums of a query so far are multiplied by when its maximum moves from `before`
+/// to `after`: 0 where there was nothing before (-inf) or exp(before - after) is below the floor,
+/// exactly 1 (without calling exp) where the maximum did not move.
+template <class T>
+T runningRescale(T before, T after) {
+    if (before == -std::numeric_limits<T>::infinity()) return T(0);
+    if (before == after) return T(1);
+    const T drop = before - after;
+    return drop < kExpFloor<T> ? T(0) : std::exp(drop);
 }
 
 } // namespace attnlab::kernels
