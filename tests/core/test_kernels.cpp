@@ -3,11 +3,9 @@
 // block classification against brute force; the pooled map keeps peaks; Model::forward without
 // maps (fused) equals the forward with maps (reference). ctest runs it on every variant of the
 // CPU kernels this CPU has (ATTNLAB_CPU_PATH, kernel_dispatch.h).
-#include "core/backend/cpu/block_product.h"
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/kernel_dispatch.h"
 #include "core/backend/cpu/pooled_map.h"
-#include "core/backend/cpu/softmax_column.h"
 #include "core/base/error.h"
 #include "core/fixture_block_model.h"
 #include "core/model/model.h"
@@ -201,124 +199,6 @@ private slots:
         QVERIFY(fusedError<float>(MixerSpec::Kind::Softmax, MaskSpec::none(), 9, {4, 4}, false,
                                   &masked) == 0);
         QCOMPARE(int(masked.size()), 9);
-    }
-
-    // A blocked key has weight exactly 0, not the smallest value a vectorised exp reaches: a huge
-    // value behind the mask must not leak into any output row (it did, by 1e-39 of it, while
-    // also taking the processor's slow subnormal path).
-    void aBlockedKeysValueNeverReachesTheOutput() {
-        const int n = 40;
-        const Matrix<float> q = data<float>(n, 8, 1), k = data<float>(n, 8, 2);
-        Matrix<float> v = data<float>(n, 4, 3);
-        const MixerSpec softmax;
-        for (KernelTiles tiles : {KernelTiles{8, 16}, KernelTiles{}}) {
-            Matrix<float> huge = v;
-            huge.row(n - 1).setConstant(3e38f); // allowed to the last query only (causal)
-            const Matrix<float> plain =
-                fusedAttention<float>(softmax, MaskSpec::causal(), {{&q, &k, &v, {}}}, tiles)
-                    .outputs.front();
-            const Matrix<float> withHuge =
-                fusedAttention<float>(softmax, MaskSpec::causal(), {{&q, &k, &huge, {}}}, tiles)
-                    .outputs.front();
-            QVERIFY(withHuge.topRows(n - 1) == plain.topRows(n - 1));
-        }
-    }
-
-    // The same through the fused kernel, so on the variant this CPU runs (ctest runs
-    // core.kernels on each): one query against keys whose scores fall from 0 to -100 (the
-    // maximum first, so each weight is exp(score) over the sum) or rise to 0 (the maximum last,
-    // so earlier tiles are rescaled as it moves). With V the identity, the output row is the
-    // weights: within float rounding of softmax in double where the score is above -80, and in
-    // the first order exactly 0 below the floor.
-    void fusedWeightsFollowExpDownToTheFloor() {
-        const int n = 200;
-        const Matrix<float> q = Matrix<float>::Ones(n, 1);
-        const Matrix<float> v = Matrix<float>::Identity(n, n);
-        for (const bool maximumFirst : {true, false}) {
-            Matrix<float> k(n, 1);
-            for (int t = 0; t < n; ++t)
-                k(t, 0) = -100.0f * float(maximumFirst ? t : n - 1 - t) / float(n - 1);
-            Eigen::ArrayXd exact = k.col(0).cast<double>().array().exp();
-            exact /= exact.sum();
-            for (KernelTiles tiles : {KernelTiles{16, 16}, KernelTiles{}}) {
-                const Matrix<float> w =
-                    fusedAttention<float>(MixerSpec{}, MaskSpec::all(), {{&q, &k, &v, {}}}, tiles)
-                        .outputs.front();
-                for (int t = 0; t < n; ++t) {
-                    const double score = k(t, 0), got = w(n - 1, t);
-                    const QString where =
-                        QString("score %1: %2, softmax %3").arg(score).arg(got).arg(exact(t));
-                    if (score >= -80)
-                        QVERIFY2(std::abs(got - exact(t)) <= 2e-5 * exact(t), qPrintable(where));
-                    else if (maximumFirst && score < -87)
-                        QVERIFY2(got == 0, qPrintable(where));
-                    QVERIFY2(std::isfinite(got) && got >= 0, qPrintable(where));
-                }
-            }
-        }
-    }
-
-    // The fused kernel's one product: equal to Eigen's up to rounding, and each row of C the
-    // same bits whatever rows and width the call has (a query block of 64 or of 128), with an
-    // odd number of rows, a remainder of vectors and a depth that is no multiple of anything.
-    void blockProductRowsDoNotDependOnTheCall() {
-        using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-        const int rows = 13, depth = 37, width = 7 * kLanes<float>;
-        const RowMajor a = data<float>(rows, depth, 1), b = data<float>(depth, width, 2);
-        RowMajor whole(rows, width);
-        blockProduct(false, rows, width, depth, a.data(), depth, b.data(), width, whole.data(),
-                     width);
-        QVERIFY(((whole - a * b).cwiseAbs().array() < 1e-5f).all());
-        for (int first : {0, 5, 12}) {
-            RowMajor one(1, kLanes<float>);
-            blockProduct(false, 1, kLanes<float>, depth, a.row(first).data(), depth,
-                         b.data() + 3 * kLanes<float>, width, one.data(), kLanes<float>);
-            QVERIFY(one.row(0) == whole.row(first).segment(3 * kLanes<float>, kLanes<float>));
-        }
-        RowMajor twice = whole; // accumulate adds the whole sum to C at the end
-        blockProduct(true, rows, width, depth, a.data(), depth, b.data(), width, twice.data(),
-                     width);
-        QVERIFY(twice == whole + whole);
-    }
-
-    // The online softmax's float exp over a column: exp within 2 ulp where it is a normal
-    // number, exactly 0 for a blocked key (-inf) and below -87 (never a subnormal weight, which
-    // would send the product with V down the slow path), NaN kept; the sum is of what was stored.
-    void softmaxExpIsExpWithoutSubnormals() {
-        const int cols = 4003; // no multiple of a vector: the last packet is partial
-        std::vector<float> x(std::size_t(paddedToLanes<float>(cols)), 7.0f);
-        for (int k = 0; k < cols; ++k)
-            x[std::size_t(k)] = -100.0f * float(k) / float(cols - 1);
-        const float shift = 0.5f;
-        for (float& v : x)
-            v += shift;
-        x[10] = -std::numeric_limits<float>::infinity();
-        x[11] = std::numeric_limits<float>::quiet_NaN();
-        const std::vector<float> scores = x;
-        const float sum = expAndSum(x.data(), 0, cols, cols, shift);
-        double stored = 0;
-        for (int k = 0; k < cols; ++k) {
-            const auto i = std::size_t(k);
-            const float arg = scores[i] - shift, got = x[i];
-            if (k == 11) {
-                QVERIFY(std::isnan(got));
-                continue;
-            }
-            QVERIFY2(std::fpclassify(got) != FP_SUBNORMAL, qPrintable(QString::number(arg)));
-            if (!(arg >= -87.0f)) {
-                QCOMPARE(got, 0.0f);
-                continue;
-            }
-            const double exact = std::exp(double(arg));
-            QVERIFY2(std::abs(got - exact) <= 2.0 * exact * std::numeric_limits<float>::epsilon(),
-                     qPrintable(QString("exp(%1) = %2").arg(arg).arg(got)));
-            stored += got;
-        }
-        QVERIFY(std::isnan(sum));      // the NaN reaches the row's sum
-        std::vector<float> y = scores; // the same column with a finite score for the NaN
-        y[11] = shift - 1.0f;
-        const float clean = expAndSum(y.data(), 0, cols, cols, shift);
-        QVERIFY(std::abs(clean - (stored + std::exp(-1.0))) <= 1e-5 * clean);
     }
 
     // The throw is in the variant's code, which has its own copy of InputError's type_info: the
