@@ -90,7 +90,8 @@ Matrix<T> runKernel(const Case& c, const std::vector<Matrix<T>>& qkv) {
     MixerSpec mixer;
     mixer.kind = c.mixer;
     const std::vector<kernels::HeadInputs<T>> heads{{&qkv[0], &qkv[1], &qkv[2], std::nullopt}};
-    return kernels::fusedAttention<T>(mixer, parseBenchMask(c.mask), heads, c.tiles).outputs[0];
+    return std::move(
+        kernels::fusedAttention<T>(mixer, parseBenchMask(c.mask), heads, c.tiles).outputs[0]);
 }
 
 // The float64 output the errors are measured against: the reference mixer (weights·V, an

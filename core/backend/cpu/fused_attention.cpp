@@ -4,6 +4,7 @@
 #include "core/backend/cpu/kernel_variant.h"
 #include "core/backend/cpu/score_tiles.h"
 #include "core/backend/cpu/softmax_column.h"
+#include "core/backend/cpu/transposed_copy.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 
@@ -70,7 +71,8 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     }
     if (job.kind != MixerSpec::Kind::Raw)
         acc.array().rowwise() *= seen.select(total.inverse(), T(0)).transpose();
-    out.middleRows(scores.firstRow(), rows) = acc.topRows(values.width()).transpose();
+    copyTransposed(values.width(), rows, acc.data(), acc.outerStride(),
+                   out.data() + scores.firstRow(), out.outerStride());
     if (seenRows) seenRows->segment(scores.firstRow(), rows) = seen;
 }
 
@@ -94,10 +96,15 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
     if (reuse && !reuse->fits(heads, n))
         throw InputError("fused attention: the evaluation to reuse has other shapes");
-    for (std::size_t h = 0; h < heads.size(); ++h)
-        result.outputs.push_back(reuse           ? reuse->output(h)
-                                 : firstRowsOnly ? Matrix<T>::Zero(n, heads[h].v->cols())
-                                                 : Matrix<T>(n, heads[h].v->cols()));
+    for (std::size_t h = 0; h < heads.size(); ++h) { // (a conditional expression copied them)
+        const Eigen::Index width = heads[h].v->cols();
+        if (reuse)
+            result.outputs.push_back(reuse->output(h));
+        else if (firstRowsOnly)
+            result.outputs.push_back(Matrix<T>::Zero(n, width));
+        else
+            result.outputs.emplace_back(n, width);
+    }
     const long blocks =
         firstRowsOnly ? (queryRows + grid.rowTile - 1) / grid.rowTile : grid.tileRows;
     std::vector<int> computed; // the longest causal rows first

@@ -6,6 +6,7 @@
 
 #include "core/backend/cpu/block_product.h"
 #include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/transposed_copy.h"
 #include "core/base/parallel.h"
 
 #include <algorithm>
@@ -57,21 +58,8 @@ public:
         parallelFor((m.rows() + kRows - 1) / kRows,
                     [&](long task) {
                         const long t0 = task * kRows, rows = std::min(kRows, long(m.rows()) - t0);
-                        // In squares of 16: a whole transposed copy would read m's rows, whose
-                        // elements are n apart (one cache set when n is a power of 2), and a copy
-                        // down m's columns would write rowsT_'s rows element by element.
-                        constexpr long kSide = 16;
-                        for (long j = 0; j < width_; j += kSide)
-                            for (long t = t0; t < t0 + rows; t += kSide) {
-                                const long w = std::min<long>(kSide, width_ - j);
-                                const long h = std::min<long>(kSide, t0 + rows - t);
-                                if (w == kSide && h == kSide)
-                                    rowsT_.template block<kSide, kSide>(j, t) =
-                                        scale * m.template block<kSide, kSide>(t, j).transpose();
-                                else
-                                    rowsT_.block(j, t, w, h) =
-                                        scale * m.block(t, j, h, w).transpose();
-                            }
+                        copyTransposed(int(rows), width_, m.data() + t0, m.outerStride(),
+                                       rowsT_.data() + t0 * stride(), stride(), scale);
                         rowsT_.block(width_, t0, rowsT_.rows() - width_, rows).setZero();
                     },
                     double(m.rows()) * width_ * kPackWork);
