@@ -20,14 +20,22 @@ inline constexpr T kExpFloor = std::is_same_v<T, float> ? T(-87) : T(-708);
 
 namespace softmax_column_detail {
 
-// The packet of x at k, its lanes at or past `cols` replaced by `outside`.
-template <class T>
-Packet<T> keysAt(const T* x, int k, int cols, const Packet<T>& outside) {
+// Calls f(k, packet of x at k) for k from lo's packet up to hi in whole packets, the lanes at or
+// past `cols` (the last packet's padding) replaced by `outside`; returns the k after the last.
+// Only the last packet can reach past cols: the others are plain loads.
+template <class T, class F>
+int forEachPacket(const T* x, int lo, int hi, int cols, T outside, F&& f) {
     using namespace Eigen::internal;
-    const Packet<T> v = ploadu<Packet<T>>(x + k);
-    if (k + kLanes<T> <= cols) return v;
-    const Packet<T> isKey = pcmp_lt(plset<Packet<T>>(T(k)), pset1<Packet<T>>(T(cols)));
-    return pselect(isKey, v, outside);
+    constexpr int L = kLanes<T>;
+    int k = lo / L * L;
+    for (const int whole = std::min(hi, cols - L + 1); k < whole; k += L)
+        f(k, ploadu<Packet<T>>(x + k));
+    if (k < hi) {
+        const Packet<T> isKey = pcmp_lt(plset<Packet<T>>(T(k)), pset1<Packet<T>>(T(cols)));
+        f(k, pselect(isKey, ploadu<Packet<T>>(x + k), pset1<Packet<T>>(outside)));
+        k += L;
+    }
+    return k;
 }
 
 // y·2^m for a whole-number m of a normal exponent, from m's exponent bits (the packet type is
@@ -42,22 +50,23 @@ P timesPowerOfTwo(const P& y, const P& m) {
 // NaN. In float without AVX-512 on Eigen's own polynomial and range reduction, without its clamp
 // from above or its general ldexp (four multiplications, for exponents a non-positive x never
 // has): 2^m is built from its exponent bits. With AVX-512, Eigen's own exp measured faster.
+// Below the floor (-inf included) the polynomial's value is garbage or NaN and masked off; a NaN
+// x is not below the floor and its NaN runs through.
 template <class T>
 Packet<T> expOfNonPositive(const Packet<T>& x) {
     using namespace Eigen::internal;
-    const Packet<T> zero = pset1<Packet<T>>(T(0)), floor = pset1<Packet<T>>(kExpFloor<T>);
+    const Packet<T> belowFloor = pcmp_lt(x, pset1<Packet<T>>(kExpFloor<T>));
 #if defined(__AVX512F__)
     constexpr bool ownPolynomial = false;
 #else
     constexpr bool ownPolynomial = std::is_same_v<T, float>;
 #endif
     if constexpr (!ownPolynomial) {
-        return pselect(pcmp_lt(x, floor), zero, pexp(x));
+        return pandnot(pexp(x), belowFloor);
     } else {
-        const Packet<T> xc = pmax(x, floor);
         const Packet<T> m =
-            pfloor(pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), pset1<Packet<T>>(0.5f)));
-        Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), xc);
+            pfloor(pmadd(x, pset1<Packet<T>>(1.44269504088896341f), pset1<Packet<T>>(0.5f)));
+        Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), x);
         r = pmadd(m, pset1<Packet<T>>(2.12194440e-4f), r);
         const Packet<T> r2 = pmul(r, r), r3 = pmul(r2, r);
         Packet<T> y =
@@ -69,9 +78,7 @@ Packet<T> expOfNonPositive(const Packet<T>& x) {
         y1 = pmadd(y1, r, pset1<Packet<T>>(5.0000001201E-1f));
         y = pmadd(y, r3, y1);
         y = pmadd(y, r2, y2);
-        const Packet<T> e = timesPowerOfTwo(y, m);
-        const Packet<T> kept = pselect(pcmp_lt(x, floor), zero, e);
-        return pselect(pcmp_eq(x, x), kept, x);
+        return pandnot(timesPowerOfTwo(y, m), belowFloor);
     }
 }
 
@@ -84,8 +91,8 @@ T liveMax(const T* x, int lo, int hi, int cols) {
     using namespace Eigen::internal;
     constexpr T minusInf = -std::numeric_limits<T>::infinity();
     Packet<T> top = pset1<Packet<T>>(minusInf);
-    for (int k = lo / kLanes<T> * kLanes<T>; k < hi; k += kLanes<T>)
-        top = pmax(top, softmax_column_detail::keysAt(x, k, cols, pset1<Packet<T>>(minusInf)));
+    softmax_column_detail::forEachPacket(x, lo, hi, cols, minusInf,
+                                         [&](int, const Packet<T>& v) { top = pmax(top, v); });
     return lo < hi ? predux_max(top) : minusInf;
 }
 
@@ -98,17 +105,15 @@ T liveMax(const T* x, int lo, int hi, int cols) {
 template <class T>
 T expAndSum(T* x, int lo, int hi, int cols, T shift) {
     using namespace Eigen::internal;
-    const Packet<T> by = pset1<Packet<T>>(shift), zero = pset1<Packet<T>>(T(0)),
-                    minusInf = pset1<Packet<T>>(-std::numeric_limits<T>::infinity());
+    const Packet<T> by = pset1<Packet<T>>(shift);
+    Packet<T> sum = pset1<Packet<T>>(T(0));
+    const int k = softmax_column_detail::forEachPacket(
+        x, lo, hi, cols, -std::numeric_limits<T>::infinity(), [&](int at, const Packet<T>& v) {
+            const Packet<T> e = softmax_column_detail::expOfNonPositive<T>(psub(v, by));
+            pstoreu(x + at, e);
+            sum = padd(sum, e);
+        });
     const int from = lo / kLanes<T> * kLanes<T>;
-    int k = from;
-    Packet<T> sum = zero;
-    for (; k < hi; k += kLanes<T>) {
-        const Packet<T> v = softmax_column_detail::keysAt(x, k, cols, minusInf);
-        const Packet<T> e = softmax_column_detail::expOfNonPositive<T>(psub(v, by));
-        pstoreu(x + k, e);
-        sum = padd(sum, e);
-    }
     std::fill(x, x + from, T(0));
     if (k < cols) std::fill(x + k, x + cols, T(0));
     return predux(sum);
