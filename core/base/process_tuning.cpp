@@ -15,8 +15,8 @@ namespace attnlab {
 
 void keepFreedMemoryForReuse() {
 #if defined(__GLIBC__)
-    mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest: smaller blocks come from the heap
-    mallopt(M_TRIM_THRESHOLD, 64 << 20); // the heap gives memory back above 64 MiB free
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: smaller blocks come from the heap
+    mallopt(M_TRIM_THRESHOLD, 256 << 20); // the heap gives memory back above 256 MiB free
 #endif
 }
 

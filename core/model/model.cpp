@@ -47,8 +47,8 @@ ProjectionWidths projectionWidths(const LayerSpec& layer, int d, const std::stri
 // m with each of its `groups` column blocks repeated heads/groups times (grouped-query
 // attention: every query head gets its key/value head's block).
 template <class T>
-Matrix<T> repeatGroups(const Matrix<T>& m, int heads, int groups) {
-    if (heads == groups) return m;
+Matrix<T> repeatGroups(Matrix<T>&& m, int heads, int groups) {
+    if (heads == groups) return std::move(m);
     const Eigen::Index width = m.cols() / groups;
     Matrix<T> out(m.rows(), width * heads);
     for (int h = 0; h < heads; ++h)
@@ -243,8 +243,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     const int heads = layer.heads, groups = layer.keyValueHeads();
     Projections<T> projected = project(index, x, how.parts);
     const Matrix<T> q = std::move(projected.q);
-    const Matrix<T> k = repeatGroups<T>(projected.k, heads, groups);
-    const Matrix<T> v = repeatGroups<T>(projected.v, heads, groups);
+    const Matrix<T> k = repeatGroups<T>(std::move(projected.k), heads, groups);
+    const Matrix<T> v = repeatGroups<T>(std::move(projected.v), heads, groups);
     // Without maps, a layer goes whole (every head of every sequence) to the device that
     // computes layers (the CPU's fused kernel, an accelerator's layer kernel: no n x n mask,
     // scores or weights are formed), else head by head.

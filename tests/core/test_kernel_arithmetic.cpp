@@ -1,8 +1,10 @@
 // The CPU kernels' arithmetic, on the variant this CPU runs (ctest runs it again on each lower
-// variant): the register-blocked product's rows independent of the call, and the online
-// softmax's exp (accurate, exactly 0 for blocked keys and below its floor, never subnormal).
+// variant): the register-blocked product's rows independent of the call, the online softmax's
+// exp (accurate, exactly 0 for blocked keys and below its floor, never subnormal), and the model's
+// matrix product the same on any number of threads.
 #include "core/backend/cpu/block_product.h"
 #include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/matrix_product.h"
 #include "core/backend/cpu/softmax_column.h"
 #include "core/spec/matrix_spec.h"
 
@@ -11,6 +13,10 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 using namespace attnlab;
 using namespace attnlab::kernels;
@@ -143,6 +149,26 @@ private slots:
         y[11] = shift - 1.0f;
         const float clean = expAndSum(y.data(), 0, cols, cols, shift);
         QVERIFY(std::abs(clean - (stored + std::exp(-1.0))) <= 1e-5 * clean);
+    }
+
+    // The projections' product in blocks of rows and columns fixed by the shape: a long, narrow
+    // product (three row blocks, two column blocks) has the same bits on one thread as on two,
+    // and is a·b.
+    void productIsTheSameOnAnyThreadCount() {
+#ifndef _OPENMP
+        QSKIP("built without OpenMP: one thread only");
+#else
+        const Matrix<float> a = random(3100, 70, 7), b = random(70, 200, 8);
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
+        const Matrix<float> serial = product<float>(a, b);
+        omp_set_num_threads(2);
+        const Matrix<float> threaded = product<float>(a, b);
+        omp_set_num_threads(threads);
+        QVERIFY(threaded == serial);
+        const Eigen::MatrixXd exact = a.cast<double>() * b.cast<double>();
+        QVERIFY((serial.cast<double>() - exact).cwiseAbs().maxCoeff() < 1e-4);
+#endif
     }
 };
 

@@ -128,22 +128,29 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
     return cpuKernels().in<T>().pooledWeights(mixer, mask, head, maxRows, maxCols);
 }
 
-/// Columns of b per block of a product. The blocks are fixed by the shape alone, never by the
-/// thread count, so a product has the same bits on one thread or many.
-constexpr Eigen::Index kProductBlockCols = 128;
+/// Rows of a and columns of b per block of a product. The blocks are fixed by the shape alone,
+/// never by the thread count, so a product has the same bits on one thread or many. 1536 rows is a
+/// whole number of every variant's register blocks (48, 24 and 12 rows of Eigen's GEMM), so no
+/// row but the last block's falls to a narrower kernel than in one product of all rows; a long,
+/// narrow product (n x 64 by 64 x 64) is spread over the threads by its rows.
+constexpr Eigen::Index kProductBlockRows = 1536, kProductBlockCols = 128;
 
 template <class T>
 Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
     const auto multiply = cpuKernels().in<T>().product;
-    const long blocks = long((b.cols() + kProductBlockCols - 1) / kProductBlockCols);
-    if (blocks <= 1) return multiply(a, b);
+    const long rowBlocks = long((a.rows() + kProductBlockRows - 1) / kProductBlockRows);
+    const long colBlocks = long((b.cols() + kProductBlockCols - 1) / kProductBlockCols);
+    if (rowBlocks * colBlocks <= 1) return multiply(a, b);
     Matrix<T> out(a.rows(), b.cols());
     parallelFor(
-        blocks,
+        rowBlocks * colBlocks,
         [&](long block) {
-            const Eigen::Index first = block * kProductBlockCols;
-            const Eigen::Index width = std::min(kProductBlockCols, b.cols() - first);
-            out.middleCols(first, width) = multiply(a, b.middleCols(first, width));
+            const Eigen::Index top = block / colBlocks * kProductBlockRows,
+                               left = block % colBlocks * kProductBlockCols;
+            const Eigen::Index rows = std::min(kProductBlockRows, a.rows() - top),
+                               cols = std::min(kProductBlockCols, b.cols() - left);
+            out.block(top, left, rows, cols) =
+                multiply(a.middleRows(top, rows), b.middleCols(left, cols));
         },
         double(a.rows()) * double(a.cols()) * double(b.cols()));
     return out;

@@ -10,9 +10,9 @@ namespace attnlab::kernels {
 template <class T>
 using MatrixView = Eigen::Ref<const Matrix<T>>;
 
-/// a·b. T is float or double. b's columns are taken in blocks of a fixed width, spread over the
-/// threads when the product is large (base/parallel.h), so the result is the same on any number
-/// of threads.
+/// a·b. T is float or double. a's rows and b's columns are taken in blocks of fixed sizes, spread
+/// over the threads when the product is large (base/parallel.h), so the result is the same on any
+/// number of threads.
 template <class T>
 Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b);
 

@@ -51,10 +51,8 @@ public:
         const TileKind kind = grid_.at(block_, kb);
         const int t0 = kb * grid_.colTile, cols = std::min(grid_.colTile, grid_.n - t0);
         auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
-        if (kind == TileKind::Empty) {
-            std::fill(live_.begin(), live_.end(), std::pair{0, 0});
-            return tile;
-        }
+        empty_ = kind == TileKind::Empty; // (not a reset of live_: most tiles of a window are)
+        if (empty_) return tile;
         const bool restricted = kind == TileKind::Partial && intervals_;
         for (int i = 0; i < rows_; ++i) {
             live_[std::size_t(i)] = {0, cols};
@@ -99,9 +97,12 @@ public:
     /// The keys of query i in the last tile filled outside which every entry is blocked:
     /// [first, last). All of the tile's keys unless the tile is partial and the mask a set of
     /// intervals; none for an empty tile.
-    std::pair<int, int> liveKeys(int i) const { return live_[std::size_t(i)]; }
+    std::pair<int, int> liveKeys(int i) const {
+        return empty_ ? std::pair{0, 0} : live_[std::size_t(i)];
+    }
     /// The union of liveKeys over queries r .. r + count - 1 (empty: first >= last).
     std::pair<int, int> liveKeys(int r, int count) const {
+        if (empty_) return {0, 0};
         std::pair<int, int> all = live_[std::size_t(r)];
         for (int i = r + 1; i < r + count; ++i) {
             const auto [lo, hi] = live_[std::size_t(i)];
@@ -142,6 +143,7 @@ private:
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
     std::vector<std::pair<int, int>> live_; // liveKeys of each query in the last tile
+    bool empty_ = false;                    // whether the last tile was empty (live_ is stale)
 };
 
 } // namespace attnlab::kernels
