@@ -230,7 +230,8 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
                                             const Evaluation& how, ForwardRecord<T>* keep,
                                             const Reuse* from) const {
     const LayerSpec& layer = spec_.layers[index];
-    const Matrix<T> x = stackRows(xs);
+    const Matrix<T> stacked = xs.size() == 1 ? Matrix<T>() : stackRows(xs);
+    const Matrix<T>& x = xs.size() == 1 ? xs.front() : stacked; // one sequence: not copied
     if (keep) keep->inputs.push_back(x);
     // Every input row the wanted output rows can read is the record's: so are those rows (each
     // row's arithmetic reads only them, over matrices of the same shape).
@@ -336,11 +337,15 @@ Projections<T> Model<T>::project(std::size_t index, const Matrix<T>& x, int part
     const LayerSpec& layer = spec_.layers[index];
     const Weights& w = weights_[index];
     const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
-    Matrix<T> h = preNorm && w.attentionNorm ? w.attentionNorm->apply(x) : x;
-    if (w.ffn) h = columnParallel(h, *w.ffn, parts).unaryExpr([](const T& e) { return relu(e); });
-    return {withBias<T>(columnParallel(h, w.wq, parts), w.bq),
-            withBias<T>(columnParallel(h, w.wk, parts), w.bk),
-            withBias<T>(columnParallel(h, w.wv, parts), w.bv)};
+    const Matrix<T>* in = &x; // x, normed or through the FFN where the layer has them
+    Matrix<T> h;
+    if (preNorm && w.attentionNorm) in = &(h = w.attentionNorm->apply(x));
+    if (w.ffn)
+        in =
+            &(h = columnParallel(*in, *w.ffn, parts).unaryExpr([](const T& e) { return relu(e); }));
+    return {withBias<T>(columnParallel(*in, w.wq, parts), w.bq),
+            withBias<T>(columnParallel(*in, w.wk, parts), w.bk),
+            withBias<T>(columnParallel(*in, w.wv, parts), w.bv)};
 }
 
 template <class T>

@@ -140,8 +140,11 @@ Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
     const auto multiply = cpuKernels().in<T>().product;
     const long rowBlocks = long((a.rows() + kProductBlockRows - 1) / kProductBlockRows);
     const long colBlocks = long((b.cols() + kProductBlockCols - 1) / kProductBlockCols);
-    if (rowBlocks * colBlocks <= 1) return multiply(a, b);
     Matrix<T> out(a.rows(), b.cols());
+    if (rowBlocks * colBlocks <= 1) {
+        multiply(a, b, out);
+        return out;
+    }
     parallelFor(
         rowBlocks * colBlocks,
         [&](long block) {
@@ -149,8 +152,8 @@ Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
                                left = block % colBlocks * kProductBlockCols;
             const Eigen::Index rows = std::min(kProductBlockRows, a.rows() - top),
                                cols = std::min(kProductBlockCols, b.cols() - left);
-            out.block(top, left, rows, cols) =
-                multiply(a.middleRows(top, rows), b.middleCols(left, cols));
+            multiply(a.middleRows(top, rows), b.middleCols(left, cols),
+                     out.block(top, left, rows, cols));
         },
         double(a.rows()) * double(a.cols()) * double(b.cols()));
     return out;

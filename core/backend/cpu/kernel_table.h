@@ -21,7 +21,8 @@ struct KernelsIn {
     Matrix<T> (*pooledWeights)(const MixerSpec&, const MaskSpec&, const HeadInputs<T>&, int, int);
     /// The CPU device's one head: attendHead or attendHeadUnmasked (mixer.h) as the task says.
     HeadResult<T> (*attendHead)(const HeadTask<T>&);
-    Matrix<T> (*product)(const MatrixView<T>&, const MatrixView<T>&);
+    /// out = a·b, written in place (out is a·b's shape, a block of a larger matrix or not).
+    void (*product)(const MatrixView<T>&, const MatrixView<T>&, Eigen::Ref<Matrix<T>>);
 };
 
 /// The kernels of one variant. Each variant defines one, constant-initialised (no code of the

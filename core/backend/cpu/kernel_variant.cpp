@@ -14,8 +14,8 @@ HeadResult<T> attendHead(const HeadTask<T>& task) {
 }
 
 template <class T>
-Matrix<T> multiply(const MatrixView<T>& a, const MatrixView<T>& b) {
-    return a * b;
+void multiply(const MatrixView<T>& a, const MatrixView<T>& b, Eigen::Ref<Matrix<T>> out) {
+    out.noalias() = a * b;
 }
 
 template <class T>
