@@ -38,8 +38,8 @@ int forEachPacket(const T* x, int lo, int hi, int cols, T outside, F&& f) {
     return k;
 }
 
-// y·2^m for a whole-number m of a normal exponent, from m's exponent bits (the packet type is
-// deduced: naming it as a template argument would drop its vector attributes).
+// y·2^m for a whole-number m of a normal exponent (or NaN), from m's exponent bits (the packet
+// type is deduced: naming it as a template argument would drop its vector attributes).
 template <class P>
 P timesPowerOfTwo(const P& y, const P& m) {
     return Eigen::internal::pldexp_fast_impl<P>::run(y, m);
@@ -50,8 +50,9 @@ P timesPowerOfTwo(const P& y, const P& m) {
 // NaN. In float without AVX-512 on Eigen's own polynomial and range reduction, without its clamp
 // from above or its general ldexp (four multiplications, for exponents a non-positive x never
 // has): 2^m is built from its exponent bits. With AVX-512, Eigen's own exp measured faster.
-// Below the floor (-inf included) the polynomial's value is garbage or NaN and masked off; a NaN
-// x is not below the floor and its NaN runs through.
+// x is clamped at the floor, so that no step makes a subnormal number (the multiply would take
+// the slow path even for a value masked off after); below it the value is masked to 0. A NaN x is
+// not below the floor, and its NaN runs through.
 template <class T>
 Packet<T> expOfNonPositive(const Packet<T>& x) {
     using namespace Eigen::internal;
@@ -64,9 +65,10 @@ Packet<T> expOfNonPositive(const Packet<T>& x) {
     if constexpr (!ownPolynomial) {
         return pandnot(pexp(x), belowFloor);
     } else {
+        const Packet<T> xc = pmax(x, pset1<Packet<T>>(kExpFloor<T>)); // NaN stays NaN
         const Packet<T> m =
-            pfloor(pmadd(x, pset1<Packet<T>>(1.44269504088896341f), pset1<Packet<T>>(0.5f)));
-        Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), x);
+            pfloor(pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), pset1<Packet<T>>(0.5f)));
+        Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), xc);
         r = pmadd(m, pset1<Packet<T>>(2.12194440e-4f), r);
         const Packet<T> r2 = pmul(r, r), r3 = pmul(r2, r);
         Packet<T> y =
