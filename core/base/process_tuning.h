@@ -11,8 +11,8 @@ namespace attnlab {
 /// every forward of a check's sweep faulted in fresh zeroed pages: 80 000 page faults in a run
 /// of attnlab-check-bench, 7 200 with this (`/usr/bin/time -f %R`). A kernel call at n = 65536
 /// frees four 16 MiB blocks at once: with 64 MiB kept, each call faulted in 70 MiB afresh (18 000
-/// page faults, `perf stat -e page-faults`), with 256 MiB about 20. Does nothing where the
-/// allocator is not glibc's.
+/// page faults, `perf stat -e page-faults`), with 256 MiB none after the first. Does nothing where
+/// the allocator is not glibc's.
 void keepFreedMemoryForReuse();
 
 /// Makes idle OpenMP threads sleep at once instead of spinning for the next parallel loop, so
