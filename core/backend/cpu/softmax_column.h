@@ -38,18 +38,26 @@ int forEachPacket(const T* x, int lo, int hi, int cols, T outside, F&& f) {
     return k;
 }
 
-// y·2^m for a whole-number m of a normal exponent (or NaN), from m's exponent bits (the packet
-// type is deduced: naming it as a template argument would drop its vector attributes).
+// Added to x·log2(e), rounds it to the whole number m in the low bits of its mantissa, with the
+// exponent bias 127 added: 1.5·2^23 + 127 (for m + 127 in 1 .. 127, as m in [-126, 0] has).
+inline constexpr float kRoundWithBias = 12582912.0f + 127.0f;
+
+// 2^m, for t = kRoundWithBias + m: m + 127, the low bits of t's mantissa, moved into the exponent
+// field (the packet type is deduced: naming it as a template argument would drop its vector
+// attributes).
 template <class P>
-P timesPowerOfTwo(const P& y, const P& m) {
-    return Eigen::internal::pldexp_fast_impl<P>::run(y, m);
+P powerOfTwoIn(const P& t) {
+    using namespace Eigen::internal;
+    using Int = typename unpacket_traits<P>::integer_packet;
+    return preinterpret<P>(plogical_shift_left<23>(preinterpret<Int>(t)));
 }
 
 // exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf and below the
 // floor: never subnormal (the product with V would take the processor's slow path); NaN stays
 // NaN. In float without AVX-512 on Eigen's own polynomial and range reduction, without its clamp
 // from above or its general ldexp (four multiplications, for exponents a non-positive x never
-// has): 2^m is built from its exponent bits. With AVX-512, Eigen's own exp measured faster.
+// has): m is rounded by adding kRoundWithBias, and 2^m is that sum's bits shifted. With AVX-512,
+// Eigen's own exp measured faster.
 // x is clamped at the floor, so that no step makes a subnormal number (the multiply would take
 // the slow path even for a value masked off after); below it the value is masked to 0. A NaN x is
 // not below the floor, and its NaN runs through.
@@ -66,8 +74,9 @@ Packet<T> expOfNonPositive(const Packet<T>& x) {
         return pandnot(pexp(x), belowFloor);
     } else {
         const Packet<T> xc = pmax(x, pset1<Packet<T>>(kExpFloor<T>)); // NaN stays NaN
-        const Packet<T> m =
-            pfloor(pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), pset1<Packet<T>>(0.5f)));
+        const Packet<T> bias = pset1<Packet<T>>(kRoundWithBias);
+        const Packet<T> t = pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), bias);
+        const Packet<T> m = psub(t, bias); // round(x·log2(e)), exactly
         Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), xc);
         r = pmadd(m, pset1<Packet<T>>(2.12194440e-4f), r);
         const Packet<T> r2 = pmul(r, r), r3 = pmul(r2, r);
@@ -80,7 +89,7 @@ Packet<T> expOfNonPositive(const Packet<T>& x) {
         y1 = pmadd(y1, r, pset1<Packet<T>>(5.0000001201E-1f));
         y = pmadd(y, r3, y1);
         y = pmadd(y, r2, y2);
-        return pandnot(timesPowerOfTwo(y, m), belowFloor);
+        return pandnot(pmul(y, powerOfTwoIn(t)), belowFloor);
     }
 }
 
