@@ -339,10 +339,14 @@ Projections<T> Model<T>::project(std::size_t index, const Matrix<T>& x, int part
     const bool preNorm = layer.normPlacement == LayerSpec::NormPlacement::Pre;
     const Matrix<T>* in = &x; // x, normed or through the FFN where the layer has them
     Matrix<T> h;
-    if (preNorm && w.attentionNorm) in = &(h = w.attentionNorm->apply(x));
-    if (w.ffn)
-        in =
-            &(h = columnParallel(*in, *w.ffn, parts).unaryExpr([](const T& e) { return relu(e); }));
+    if (preNorm && w.attentionNorm) {
+        h = w.attentionNorm->apply(x);
+        in = &h;
+    }
+    if (w.ffn) {
+        h = columnParallel(*in, *w.ffn, parts).unaryExpr([](const T& e) { return relu(e); });
+        in = &h;
+    }
     return {withBias<T>(columnParallel(*in, w.wq, parts), w.bq),
             withBias<T>(columnParallel(*in, w.wk, parts), w.bk),
             withBias<T>(columnParallel(*in, w.wv, parts), w.bv)};

@@ -96,7 +96,7 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
     if (reuse && !reuse->fits(heads, n))
         throw InputError("fused attention: the evaluation to reuse has other shapes");
-    for (std::size_t h = 0; h < heads.size(); ++h) { // (a conditional expression copied them)
+    for (std::size_t h = 0; h < heads.size(); ++h) { // not `?:`, which copied each output
         const Eigen::Index width = heads[h].v->cols();
         if (reuse)
             result.outputs.push_back(reuse->output(h));

@@ -130,10 +130,10 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
 
 /// Rows of a and columns of b per block of a product. The blocks are fixed by the shape alone,
 /// never by the thread count, so a product has the same bits on one thread or many. 1536 rows is a
-/// whole number of the rows Eigen's GEMM takes at a time on every variant (48, 24 or 8 in float,
-/// 24, 12 or 4 in double), so no row but the last block's falls to a narrower kernel than in one
-/// product of all rows; a long, narrow product (n x 64 by 64 x 64) is spread over the threads by
-/// its rows.
+/// whole number of the rows Eigen's GEMM takes at a time on every variant (48, 24, 12 or 8 in
+/// float; 24, 12, 6 or 4 in double), so no row but the last block's falls to a narrower kernel than
+/// in one product of all rows; a long, narrow product (n x 64 by 64 x 64) is spread over the
+/// threads by its rows.
 constexpr Eigen::Index kProductBlockRows = 1536, kProductBlockCols = 128;
 
 template <class T>

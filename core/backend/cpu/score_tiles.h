@@ -51,7 +51,7 @@ public:
         const TileKind kind = grid_.at(block_, kb);
         const int t0 = kb * grid_.colTile, cols = std::min(grid_.colTile, grid_.n - t0);
         auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
-        empty_ = kind == TileKind::Empty; // (not a reset of live_: most tiles of a window are)
+        empty_ = kind == TileKind::Empty; // live_ left stale: most tiles of a long window are empty
         if (empty_) return tile;
         const bool restricted = kind == TileKind::Partial && intervals_;
         for (int i = 0; i < rows_; ++i) {

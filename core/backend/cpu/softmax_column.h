@@ -54,17 +54,16 @@ P powerOfTwoIn(const P& t) {
 
 // exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf and below the
 // floor: never subnormal (the product with V would take the processor's slow path); NaN stays
-// NaN. In float without AVX-512 on Eigen's own polynomial and range reduction, without its clamp
-// from above or its general ldexp (four multiplications, for exponents a non-positive x never
-// has): m is rounded by adding kRoundWithBias, and 2^m is that sum's bits shifted. With AVX-512,
+// NaN (it is not below the floor, and runs through). In float without AVX-512 on Eigen's own
+// polynomial and range reduction, but with x clamped at the floor rather than from above (no step
+// makes a subnormal number, even for a value masked off after), m rounded by adding
+// kRoundWithBias and 2^m that sum's bits shifted, instead of Eigen's general ldexp. With AVX-512,
 // Eigen's own exp measured faster.
-// x is clamped at the floor, so that no step makes a subnormal number (the multiply would take
-// the slow path even for a value masked off after); below it the value is masked to 0. A NaN x is
-// not below the floor, and its NaN runs through.
 template <class T>
 Packet<T> expOfNonPositive(const Packet<T>& x) {
     using namespace Eigen::internal;
-    const Packet<T> belowFloor = pcmp_lt(x, pset1<Packet<T>>(kExpFloor<T>));
+    const Packet<T> floor = pset1<Packet<T>>(kExpFloor<T>);
+    const Packet<T> belowFloor = pcmp_lt(x, floor);
 #if defined(__AVX512F__)
     constexpr bool ownPolynomial = false;
 #else
@@ -73,7 +72,7 @@ Packet<T> expOfNonPositive(const Packet<T>& x) {
     if constexpr (!ownPolynomial) {
         return pandnot(pexp(x), belowFloor);
     } else {
-        const Packet<T> xc = pmax(x, pset1<Packet<T>>(kExpFloor<T>)); // NaN stays NaN
+        const Packet<T> xc = pmax(x, floor); // NaN stays NaN
         const Packet<T> bias = pset1<Packet<T>>(kRoundWithBias);
         const Packet<T> t = pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), bias);
         const Packet<T> m = psub(t, bias); // round(x·log2(e)), exactly
