@@ -38,23 +38,31 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query
     Column<T> total = Column<T>::Zero(rows);                // Σ w
     Column<T> runMax = Column<T>::Constant(rows, minusInf);
+    Column<T> newMax(rows);
     BoolColumn seen = BoolColumn::Constant(rows, false);
     for (int kb = 0; kb < job.grid.tileCols; ++kb) {
         auto tile = scores.fill(kb, seen);
         if (tile.rows() == 0) continue;
         if (job.kind == MixerSpec::Kind::Softmax) { // running max, rescaling what came before
             const int cols = int(tile.rows());
-            Column<T> rescale(rows);
-            for (int i = 0; i < rows; ++i) { // one contiguous column per query
+            // Every query's maximum first (one contiguous column each), so that no exp pass
+            // waits on the reduction of its own maximum.
+            for (int i = 0; i < rows; ++i) {
                 const auto [lo, hi] = scores.liveKeys(i);
-                T* column = scores.column(i);
-                const T newMax = std::max(runMax(i), liveMax(column, lo, hi, cols));
-                const T shift = newMax == minusInf ? T(0) : newMax;
-                rescale(i) = runningRescale(runMax(i), newMax); // what came before, at newMax
-                total(i) = rescale(i) * total(i) + expAndSum(column, lo, hi, cols, shift);
-                runMax(i) = newMax;
+                newMax(i) = std::max(runMax(i), liveMax(scores.column(i), lo, hi, cols));
             }
-            acc.array().rowwise() *= rescale.transpose();
+            for (int i = 0; i < rows; ++i) {
+                const auto [lo, hi] = scores.liveKeys(i);
+                const T rescale =
+                    runningRescale(runMax(i), newMax(i)); // the sums so far, at newMax
+                if (rescale != T(1)) { // most tiles after the first few leave the maximum
+                    acc.col(i) *= rescale;
+                    total(i) *= rescale;
+                }
+                const T shift = newMax(i) == minusInf ? T(0) : newMax(i);
+                total(i) += expAndSum(scores.column(i), lo, hi, cols, shift);
+            }
+            runMax = newMax;
         } else {
             total += tile.colwise().sum().transpose().array();
         }
