@@ -123,6 +123,25 @@ private slots:
         QVERIFY(w.errorText().isEmpty());
     }
 
+    // An edit fits again only the columns whose values changed: a long value widens its own
+    // column until it shows whole, and leaves the others as they were.
+    void aLongValueWidensOnlyItsColumn() {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QTableView* table = w.tokensEditor()->table();
+        std::vector<int> widths;
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            widths.push_back(table->columnWidth(c));
+        typeIntoCell(w.tokensEditor(), 0, 1, "-123456789/7");
+        QVERIFY(waitForIdle(w));
+        QVERIFY(table->columnWidth(1) > widths[1]);
+        QVERIFY(table->columnWidth(1) >=
+                static_cast<QAbstractItemView*>(table)->sizeHintForColumn(1));
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            if (c != 1) QCOMPARE(table->columnWidth(c), widths[std::size_t(c)]);
+    }
+
     void aBadCellIsRefusedAndTheValueKept() {
         MainWindow w;
         w.show();

@@ -3,16 +3,19 @@
 
 namespace attnlab::ui {
 
-void TokenTableModel::setValues(Matrix<Rational> values) {
-    if (values.rows() == values_.rows() && values.cols() == values_.cols()) {
-        values_ = std::move(values);
-        if (values_.size() > 0)
-            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
-        return;
-    }
-    beginResetModel();
+std::vector<int> TokenTableModel::setValues(Matrix<Rational> values) {
+    const bool sameShape = values.rows() == values_.rows() && values.cols() == values_.cols();
+    std::vector<int> changed;
+    for (Eigen::Index c = 0; c < values.cols(); ++c)
+        if (!sameShape || values.col(c) != values_.col(c)) changed.push_back(int(c));
+    if (!sameShape) beginResetModel();
     values_ = std::move(values);
-    endResetModel();
+    if (!sameShape)
+        endResetModel();
+    else
+        for (int c : changed)
+            emit dataChanged(index(0, c), index(rowCount() - 1, c));
+    return changed;
 }
 
 int TokenTableModel::rowCount(const QModelIndex& parent) const {

@@ -7,6 +7,8 @@
 
 #include <QAbstractTableModel>
 
+#include <vector>
+
 namespace attnlab::ui {
 
 class TokenTableModel : public QAbstractTableModel {
@@ -14,8 +16,9 @@ class TokenTableModel : public QAbstractTableModel {
 public:
     using QAbstractTableModel::QAbstractTableModel;
 
-    /// Shows `values` (exact) as the table.
-    void setValues(Matrix<Rational> values);
+    /// Shows `values` (exact) as the table; returns the columns whose values changed (all of them
+    /// when the shape did), the ones a view fitted to its contents needs to fit again.
+    std::vector<int> setValues(Matrix<Rational> values);
     const Matrix<Rational>& values() const { return values_; }
     /// Header labels: rows `row0, row1, ...`, columns `col0, ...` (tokens: "x" and "d").
     void setHeaderPrefixes(const QString& row, const QString& col) {
