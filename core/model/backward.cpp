@@ -50,30 +50,30 @@ T rowDot(const Matrix<T>& a, const Matrix<T>& x, Eigen::Index s) {
     return dot;
 }
 
+// A ⊙ (X - rowsum(A ⊙ X)): the softmax's Jacobian applied to X, row by row (reverse mode: the
+// gradient on the scores from the one on the weights; forward mode: the tangent of the weights
+// from the one of the scores). A is 0 where the mask blocks and on all-masked rows, so the result
+// is too; whole columns at a time (the matrices are column-major).
+template <class T>
+Matrix<T> softmaxJacobianTimes(const Matrix<T>& a, const Matrix<T>& x) {
+    const Eigen::Array<T, Eigen::Dynamic, 1> dots = (a.array() * x.array()).rowwise().sum();
+    return (a.array() * (x.array().colwise() - dots)).matrix();
+}
+
 // Reverse mode through the mixer: the gradient on the scores from the gradient on the weights.
 template <class T>
 Matrix<T> scoresGradient(Kind kind, const HeadCache<T>& h, const BoolMatrix& mask,
                          const Matrix<T>& dA) {
+    if (kind == Kind::Softmax) return softmaxJacobianTimes(h.weights, dA);
+    if (kind != Kind::SoftmaxLike) return mask.select(dA, T(0)); // raw: the identity
     const auto n = dA.rows(), m = dA.cols();
     Matrix<T> dS = Matrix<T>::Zero(n, m);
     for (Eigen::Index s = 0; s < n; ++s) {
         if (!mask.row(s).any()) continue; // all-masked row: constant zero
-        const T dot = kind == Kind::Raw ? T(0) : rowDot(h.weights, dA, s);
-        const T total = kind == Kind::SoftmaxLike ? softmaxLikeTotal(h.scores, mask, s) : T(1);
-        for (Eigen::Index t = 0; t < m; ++t) {
-            if (!mask(s, t)) continue;
-            switch (kind) {
-            case Kind::Softmax:
-                dS(s, t) = h.weights(s, t) * (dA(s, t) - dot);
-                break;
-            case Kind::SoftmaxLike:
-                if (h.scores(s, t) > T(0)) dS(s, t) = (dA(s, t) - dot) / total;
-                break;
-            default:
-                dS(s, t) = dA(s, t);
-                break;
-            }
-        }
+        const T dot = rowDot(h.weights, dA, s);
+        const T total = softmaxLikeTotal(h.scores, mask, s);
+        for (Eigen::Index t = 0; t < m; ++t)
+            if (mask(s, t) && h.scores(s, t) > T(0)) dS(s, t) = (dA(s, t) - dot) / total;
     }
     return dS;
 }
@@ -82,27 +82,20 @@ Matrix<T> scoresGradient(Kind kind, const HeadCache<T>& h, const BoolMatrix& mas
 template <class T>
 Matrix<T> weightsTangent(Kind kind, const HeadCache<T>& h, const BoolMatrix& mask,
                          const Matrix<T>& dS) {
+    if (kind == Kind::Softmax) return softmaxJacobianTimes(h.weights, dS);
+    if (kind != Kind::SoftmaxLike) return mask.select(dS, T(0)); // raw: the identity
     const auto n = dS.rows(), m = dS.cols();
     Matrix<T> dA = Matrix<T>::Zero(n, m);
     for (Eigen::Index s = 0; s < n; ++s) {
         if (!mask.row(s).any()) continue;
-        if (kind == Kind::Softmax) {
-            const T dot = rowDot(h.weights, dS, s);
-            for (Eigen::Index t = 0; t < m; ++t)
-                if (mask(s, t)) dA(s, t) = h.weights(s, t) * (dS(s, t) - dot);
-        } else if (kind == Kind::SoftmaxLike) {
-            const T total = softmaxLikeTotal(h.scores, mask, s);
-            T sum = T(0); // Σ of the tangents of the unnormalised weights 1 + relu(S)
-            for (Eigen::Index t = 0; t < m; ++t)
-                if (mask(s, t) && h.scores(s, t) > T(0)) sum += dS(s, t);
-            for (Eigen::Index t = 0; t < m; ++t) {
-                if (!mask(s, t)) continue;
-                const T dw = h.scores(s, t) > T(0) ? T(dS(s, t)) : T(0);
-                dA(s, t) = (dw - h.weights(s, t) * sum) / total;
-            }
-        } else {
-            for (Eigen::Index t = 0; t < m; ++t)
-                if (mask(s, t)) dA(s, t) = dS(s, t);
+        const T total = softmaxLikeTotal(h.scores, mask, s);
+        T sum = T(0); // Σ of the tangents of the unnormalised weights 1 + relu(S)
+        for (Eigen::Index t = 0; t < m; ++t)
+            if (mask(s, t) && h.scores(s, t) > T(0)) sum += dS(s, t);
+        for (Eigen::Index t = 0; t < m; ++t) {
+            if (!mask(s, t)) continue;
+            const T dw = h.scores(s, t) > T(0) ? T(dS(s, t)) : T(0);
+            dA(s, t) = (dw - h.weights(s, t) * sum) / total;
         }
     }
     return dA;

@@ -5,6 +5,7 @@
 #include "core/spec/mask.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace attnlab {
 
@@ -58,10 +59,26 @@ bool normalises(MixerSpec::Kind kind) {
     return kind != MixerSpec::Kind::Raw;
 }
 
+// Softmax weights in float or double: each row's exp(S - its allowed maximum) over the allowed
+// entries, divided by their sum, whole columns at a time (the matrices are column-major) on
+// Eigen's vectorised exp. All-masked rows are 0.
+template <class T>
+Matrix<T> softmaxWeights(const Matrix<T>& scores, const BoolMatrix& mask) {
+    using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
+    const Column rowMax =
+        mask.select(scores, -std::numeric_limits<T>::infinity()).rowwise().maxCoeff().array();
+    Matrix<T> weights = mask.select((scores.array().colwise() - rowMax).exp().matrix(), T(0));
+    const Column total = weights.rowwise().sum().array();
+    weights.array().colwise() *= (total > T(0)).select(total.inverse(), T(0));
+    return weights;
+}
+
 } // namespace
 
 template <class T>
 Matrix<T> mixWeights(const MixerSpec& spec, const Matrix<T>& scores, const BoolMatrix& mask) {
+    if constexpr (std::is_floating_point_v<T>)
+        if (spec.kind == MixerSpec::Kind::Softmax) return softmaxWeights(scores, mask);
     const auto n = scores.rows(), m = scores.cols();
     Matrix<T> weights = Matrix<T>::Zero(n, m);
     for (Eigen::Index s = 0; s < n; ++s) {
