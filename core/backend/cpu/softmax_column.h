@@ -38,14 +38,14 @@ int forEachPacket(const T* x, int lo, int hi, int cols, T outside, F&& f) {
     return k;
 }
 
-// Added to x·log2(e), rounds it to the whole number m in the low bits of its mantissa:
-// 1.5·2^23, for |m| < 2^22.
-inline constexpr float kRoundToWhole = 12582912.0f;
+// Added to x·log2(e), rounds it to the whole number m in the low bits of its mantissa, with the
+// exponent bias 127 added: 1.5·2^23 + 127 (for m + 127 in 1 .. 127, as m in [-126, 0] has).
+inline constexpr float kRoundWithBias = 12582912.0f + 127.0f;
 
 // exp(r) for |r| <= ln(2)/2 + a rounding: a degree-5 polynomial with p(0) = 1 (the row's
-// largest score gets the weight 1 exactly), fitted for the least largest relative error (9.1e-8,
-// under an ulp; scripts/fit-exp-polynomial.py) and rounded to float. Horner's scheme: five
-// multiply-adds.
+// largest score gets the weight 1 exactly), fitted for the least largest relative error
+// (scripts/fit-exp-polynomial.py: 9.1e-8; 9.5e-8 with its coefficients rounded to float, as
+// here). Horner's scheme: five multiply-adds.
 template <class P>
 P expNearZero(const P& r) {
     using namespace Eigen::internal;
@@ -56,25 +56,24 @@ P expNearZero(const P& r) {
     return pmadd(p, r, pset1<P>(1.0f));
 }
 
-// y·2^m for y in [0.7, 1.42] and t = kRoundToWhole + m: m, the low bits of t's mantissa, shifted
-// into the exponent field (the shift drops the rest of t) and added to y's exponent as an
-// integer, which needs no multiplier. y·2^m stays a normal number for m >= -125, and for m = -126
-// where y >= 1 (as for every x >= -87). The packet type is deduced: naming it as a template
-// argument would drop its vector attributes.
+// 2^m, for t = kRoundWithBias + m: m + 127, the low bits of t's mantissa, moved into the exponent
+// field (the packet type is deduced: naming it as a template argument would drop its vector
+// attributes). A multiplication by it keeps a NaN whatever its payload, where adding m to the
+// exponent bits as an integer would not.
 template <class P>
-P timesPowerOfTwoIn(const P& y, const P& t) {
+P powerOfTwoIn(const P& t) {
     using namespace Eigen::internal;
     using Int = typename unpacket_traits<P>::integer_packet;
-    return preinterpret<P>(
-        padd(preinterpret<Int>(y), plogical_shift_left<23>(preinterpret<Int>(t))));
+    return preinterpret<P>(plogical_shift_left<23>(preinterpret<Int>(t)));
 }
 
 // exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf and below the
 // floor: never subnormal (the product with V would take the processor's slow path); NaN stays
 // NaN (it is not below the floor, and runs through). Double takes Eigen's exp. Float: x clamped at
 // the floor (no step makes a subnormal number, even for a value masked off after), m =
-// round(x·log2(e)) by adding kRoundToWhole, r = x - m·ln(2) in two steps (Cody and Waite), exp(r)
-// by expNearZero and 2^m put into its exponent: 13 vector operations, against 19 in Eigen's exp.
+// round(x·log2(e)) by adding kRoundWithBias, r = x - m·ln(2) in two steps (Cody and Waite),
+// exp(r) by expNearZero, times 2^m from that sum's bits (normal for every m >= -126 here: there
+// exp(r) >= 1): 14 vector operations, against 18 with the degree-6 polynomial it replaces.
 template <class T>
 Packet<T> expOfNonPositive(const Packet<T>& x) {
     using namespace Eigen::internal;
@@ -84,12 +83,12 @@ Packet<T> expOfNonPositive(const Packet<T>& x) {
         return pandnot(pexp(x), belowFloor);
     } else {
         const Packet<T> xc = pmax(x, floor); // NaN stays NaN
-        const Packet<T> round = pset1<Packet<T>>(kRoundToWhole);
-        const Packet<T> t = pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), round);
-        const Packet<T> m = psub(t, round); // round(x·log2(e)), exactly
+        const Packet<T> bias = pset1<Packet<T>>(kRoundWithBias);
+        const Packet<T> t = pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), bias);
+        const Packet<T> m = psub(t, bias); // round(x·log2(e)), exactly
         Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), xc);
         r = pmadd(m, pset1<Packet<T>>(2.12194440e-4f), r);
-        return pandnot(timesPowerOfTwoIn(expNearZero(r), t), belowFloor);
+        return pandnot(pmul(expNearZero(r), powerOfTwoIn(t)), belowFloor);
     }
 }
 
@@ -108,9 +107,9 @@ T liveMax(const T* x, int lo, int hi, int cols) {
 }
 
 /// x[k] = exp(x[k] - shift) for the keys in [0, cols), exactly 0 where x[k] is -inf (Eigen's
-/// vectorised exp(-inf) is not always 0: with AVX2 it is a subnormal, so a blocked key would get
-/// a tiny weight, and the product with V the processor's slow subnormal path, 4x slower on an
-/// AVX-512 Xeon), and also where it is below kExpFloor; returns their sum.
+/// vectorised exp(-inf), which double takes, is not always 0: with AVX2 it is a subnormal, so a
+/// blocked key would get a tiny weight, and the product with V the processor's slow subnormal
+/// path, 4x slower on an AVX-512 Xeon), and also where it is below kExpFloor; returns their sum.
 /// Only whole packets over [lo, hi) are computed (inside select, or at the ends of an unaligned
 /// segment, Eigen's exp calls libm's scalar expf); the rest of [0, cols) is set to 0.
 template <class T>
