@@ -130,7 +130,9 @@ private slots:
         w.show();
         QVERIFY(waitForIdle(w));
         QTableView* table = w.tokensEditor()->table();
-        table->setColumnWidth(0, 3); // too narrow for its values: fitting it again would widen it
+        // Wider than its values need (narrower would stop at the header's minimum, which is what
+        // they need): fitting it again would narrow it.
+        table->setColumnWidth(0, 200);
         std::vector<int> widths;
         for (int c = 0; c < table->model()->columnCount(); ++c)
             widths.push_back(table->columnWidth(c));
