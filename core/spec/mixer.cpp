@@ -85,19 +85,11 @@ Matrix<T> mixWeights(const MixerSpec& spec, const Matrix<T>& scores, const BoolM
     Matrix<T> weights = Matrix<T>::Zero(n, m);
     for (Eigen::Index s = 0; s < n; ++s) {
         if (!mask.row(s).any()) continue; // all-masked row: zero, reported by the caller
-        T rowMax = T(0);
-        if (spec.kind == MixerSpec::Kind::Softmax) {
-            bool first = true;
-            for (Eigen::Index t = 0; t < m; ++t)
-                if (mask(s, t) && (first || scores(s, t) > rowMax)) {
-                    rowMax = scores(s, t);
-                    first = false;
-                }
-        }
         T total = T(0);
         for (Eigen::Index t = 0; t < m; ++t)
             if (mask(s, t)) {
-                weights(s, t) = unnormalised(spec.kind, T(scores(s, t)), rowMax);
+                // Softmax reaches here only in exact mode, where exp refuses: no row maximum.
+                weights(s, t) = unnormalised(spec.kind, T(scores(s, t)), T(0));
                 total += weights(s, t);
             }
         if (normalises(spec.kind)) weights.row(s) /= total;

@@ -8,13 +8,15 @@ std::vector<int> TokenTableModel::setValues(Matrix<Rational> values) {
     std::vector<int> changed;
     for (Eigen::Index c = 0; c < values.cols(); ++c)
         if (!sameShape || values.col(c) != values_.col(c)) changed.push_back(int(c));
-    if (!sameShape) beginResetModel();
-    values_ = std::move(values);
-    if (!sameShape)
+    if (!sameShape) {
+        beginResetModel();
+        values_ = std::move(values);
         endResetModel();
-    else
-        for (int c : changed)
-            emit dataChanged(index(0, c), index(rowCount() - 1, c));
+        return changed;
+    }
+    values_ = std::move(values);
+    for (int c : changed)
+        emit dataChanged(index(0, c), index(rowCount() - 1, c));
     return changed;
 }
 
