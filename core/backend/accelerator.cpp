@@ -30,7 +30,7 @@ KernelHead<T> kernelHead(const HeadTask<T>& task) {
     h.q = task.q;
     h.k = task.k;
     h.v = task.v;
-    h.bias = h.hasBias ? RowMajor<T>(*task.bias) : RowMajor<T>::Zero(1, 1);
+    h.bias = h.hasBias ? RowMajorMatrix<T>(*task.bias) : RowMajorMatrix<T>::Zero(1, 1);
     return h;
 }
 
@@ -71,7 +71,7 @@ KernelLayer<T> kernelLayer(const LayerTask<T>& task, std::size_t first, std::siz
         for (int i = 0; i < l.sequences(); ++i) {
             const int n = l.starts[std::size_t(i) + 1] - l.starts[std::size_t(i)];
             for (int h = 0; h < l.heads; ++h)
-                for (RowMajor<T>* m : {&l.q, &l.k}) {
+                for (RowMajorMatrix<T>* m : {&l.q, &l.k}) {
                     Matrix<T> head = m->block(l.starts[std::size_t(i)], h * l.p, n, l.p);
                     applyRope(head, pos, task.offset);
                     m->block(l.starts[std::size_t(i)], h * l.p, n, l.p) = head;
@@ -127,7 +127,7 @@ int fusedGroup(int tile, int p, int pv, int scalarBytes, const DeviceLimits& lim
 
 template <class T>
 HeadResult<T> headResult(const KernelHead<T>& head, const KernelOutput<T>& out) {
-    using Map = Eigen::Map<const RowMajor<T>>;
+    using Map = Eigen::Map<const RowMajorMatrix<T>>;
     HeadResult<T> r;
     if (head.keepMaps) {
         r.scores = Map(out.scores.data(), head.n, head.n);
@@ -209,7 +209,7 @@ LayerResult<T> AcceleratorDevice::runLayer(const LayerTask<T>& task) const {
         const KernelLayer<T> layer = kernelLayer(task, first, last, row);
         const KernelOutput<T> out = computeLayer(layer);
         result.attention.middleRows(row, layer.rows()) =
-            Eigen::Map<const RowMajor<T>>(out.output.data(), layer.rows(), heads * pv);
+            Eigen::Map<const RowMajorMatrix<T>>(out.output.data(), layer.rows(), heads * pv);
         for (int i = 0; i < layer.sequences(); ++i) {
             std::vector<int>& masked = result.allMaskedRows.emplace_back();
             for (int s = layer.starts[std::size_t(i)]; s < layer.starts[std::size_t(i) + 1]; ++s)

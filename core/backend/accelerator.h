@@ -18,9 +18,6 @@ namespace attnlab {
 /// The key tile of the fused (flash) evaluation when the mixer asks for none.
 inline constexpr int kDefaultKeyTile = 32;
 
-template <class T>
-using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
 /// One head as kernel arguments. Mixer codes: 0 softmax, 1 softmax_like, 2 raw, 3 ssm.
 template <class T>
 struct KernelHead {
@@ -34,7 +31,7 @@ struct KernelHead {
     bool keepMaps = true;
     bool bidirectional = false; // ssm: both directions
     MaskProgram mask;           // for ssm: causal, or all when bidirectional
-    RowMajor<T> q, k, v, bias;
+    RowMajorMatrix<T> q, k, v, bias;
 };
 
 /// The task in kernel form (row-major copies, encoded mask, resolved scale and tile).
@@ -55,7 +52,7 @@ struct KernelLayer {
     std::vector<int> programs;   // per sequence: offset and length in `code`, offset in `data`
     std::vector<int> code, data; // the sequences' mask programs, one after the other
     std::vector<T> slopes;       // per head (ALiBi)
-    RowMajor<T> q, k, v;
+    RowMajorMatrix<T> q, k, v;
 
     int sequences() const { return int(starts.size()) - 1; }
     int rows() const { return starts.back(); }

@@ -43,6 +43,10 @@ namespace attnlab {
 
 template <class T>
 using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+/// The same, row-major: rows as a file stores them (a torch [out, in] weight read this way is the
+/// column-major [in, out] matrix without moving a value), or a kernel's packed operand.
+template <class T>
+using RowMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 template <class T>
 using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 template <class T>

@@ -11,11 +11,6 @@
 
 namespace attnlab {
 
-/// Rows as a file stores them (a torch [out, in] weight read this way is the column-major
-/// [in, out] matrix without moving a value).
-template <class T>
-using RowMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
 class TensorSource {
 public:
     virtual ~TensorSource() = default;

@@ -2,9 +2,9 @@
 // variant): the register-blocked product's rows independent of the call, the online softmax's
 // exp (accurate, exactly 0 for blocked keys and below its floor, never subnormal), and the model's
 // matrix product the same on any number of threads.
-#include "core/backend/cpu/block_product.h"
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/matrix_product.h"
+#include "core/backend/cpu/packed_head.h"
 #include "core/backend/cpu/softmax_column.h"
 #include "core/spec/matrix_spec.h"
 
@@ -90,26 +90,39 @@ private slots:
     }
 
     // The fused kernel's one product: equal to Eigen's up to rounding, and each row of C the
-    // same bits whatever rows and width the call has (a query block of 64 or of 128), with an
-    // odd number of rows, a remainder of vectors and a depth that is no multiple of anything.
+    // same bits whatever rows and columns the call has (a query block of 64 or of 128, a key
+    // range that starts inside a strip of the panel), with an odd number of rows, a remainder of
+    // vectors, strips of several widths and a depth that is no multiple of anything; B's rows
+    // from k0 on are the product over those rows.
     void blockProductRowsDoNotDependOnTheCall() {
         using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-        const int rows = 13, depth = 37, width = 7 * kLanes<float>;
-        const RowMajor a = random(rows, depth, 1), b = random(depth, width, 2);
+        constexpr int L = kLanes<float>;
+        const int rows = 13, depth = 37, vectors = 2 * kTileVectors + 3, width = vectors * L;
+        const RowMajor a = random(rows, depth, 1);
+        const Matrix<float> b = random(depth, width, 2);
+        const PackedValues<float> packed(b); // one panel row per row of b
+        QCOMPARE(*packed.panel().at(5, 3 * L + 1), b(5, 3 * L + 1));
         RowMajor whole(rows, width);
-        blockProduct(false, rows, width, depth, a.data(), depth, b.data(), width, whole.data(),
-                     width);
+        blockProduct(false, rows, depth, a.data(), depth, packed.panel(), 0, 0, vectors,
+                     whole.data(), width);
         QVERIFY(((whole - a * b).cwiseAbs().array() < 1e-5f).all());
-        for (int first : {0, 5, 12}) {
-            RowMajor one(1, kLanes<float>);
-            blockProduct(false, 1, kLanes<float>, depth, a.row(first).data(), depth,
-                         b.data() + 3 * kLanes<float>, width, one.data(), kLanes<float>);
-            QVERIFY(one.row(0) == whole.row(first).segment(3 * kLanes<float>, kLanes<float>));
-        }
+        for (int first : {0, 5, 12})
+            for (const auto& [v0, v1] : {std::pair{3, 4}, std::pair{1, vectors - 1}}) {
+                RowMajor part(1, (v1 - v0) * L);
+                blockProduct(false, 1, depth, a.row(first).data(), depth, packed.panel(), 0, v0, v1,
+                             part.data(), part.cols());
+                QVERIFY(part.row(0) == whole.row(first).segment(v0 * L, part.cols()));
+            }
         RowMajor twice = whole; // accumulate adds the whole sum to C at the end
-        blockProduct(true, rows, width, depth, a.data(), depth, b.data(), width, twice.data(),
-                     width);
+        blockProduct(true, rows, depth, a.data(), depth, packed.panel(), 0, 0, vectors,
+                     twice.data(), width);
         QVERIFY(twice == whole + whole);
+        const int k0 = 11;
+        RowMajor tail(rows, width);
+        blockProduct(false, rows, depth - k0, a.data() + k0, depth, packed.panel(), k0, 0, vectors,
+                     tail.data(), width);
+        const RowMajor expected = a.rightCols(depth - k0) * b.bottomRows(depth - k0);
+        QVERIFY(((tail - expected).cwiseAbs().array() < 1e-5f).all());
     }
 
     // The online softmax's float exp over a column: exp within 2 ulp where it is a normal

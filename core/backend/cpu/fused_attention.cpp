@@ -24,7 +24,7 @@ template <class T>
 struct PackedHead {
     PackedRows<T> queries;
     PackedKeys<T> keys;
-    PackedRows<T> values;
+    PackedValues<T> values;
 };
 
 // The rows of one query block of one head's output; marks the rows that saw an allowed key.
@@ -34,7 +34,7 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     constexpr T minusInf = ScoreTiles<T>::minusInf;
     ScoreTiles<T> scores(job.kind, job.mask, job.grid, head, packed.keys, packed.queries, block);
     const int rows = scores.rows();
-    const PackedRows<T>& values = packed.values;
+    const PackedValues<T>& values = packed.values;
     Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query
     Column<T> total = Column<T>::Zero(rows);                // Σ w
     Column<T> runMax = Column<T>::Constant(rows, minusInf);
@@ -72,8 +72,8 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
             const int count = std::min(kTileRows, rows - r);
             const auto [lo, hi] = scores.liveKeys(r, count);
             if (lo < hi)
-                blockProduct(true, count, values.stride(), hi - lo, scores.column(r) + lo,
-                             scores.scratchStride(), values.row(t0 + lo), values.stride(),
+                blockProduct(true, count, hi - lo, scores.column(r) + lo, scores.scratchStride(),
+                             values.panel(), t0 + lo, 0, values.stride() / kLanes<T>,
                              acc.data() + Eigen::Index(r) * values.stride(), values.stride());
         }
     }
@@ -123,7 +123,7 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     if (count > 0) // else every block is reused
         for (const HeadInputs<T>& h : heads)
             packed.push_back({PackedRows<T>(*h.q, scale), PackedKeys<T>(*h.k, grid.colTile),
-                              PackedRows<T>(*h.v)});
+                              PackedValues<T>(*h.v)});
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /

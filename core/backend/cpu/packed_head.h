@@ -1,7 +1,8 @@
 // Inside the kernels: one head's queries, keys and values laid out once for the block product
 // (block_product.h), before its query blocks are spread over the threads. The keys of each key
-// block as a contiguous depth x keys matrix, the queries (scaled) and values as one row of each
-// token, all padded with zeros to whole vectors; packed on the kernels' threads.
+// block as a depth x keys panel, the values as one tokens x features panel (the B of the two
+// products, in strips: block_product.h's Panel), the queries (scaled) as one row of each token
+// (their A); all padded with zeros to whole vectors, packed on the kernels' threads.
 #pragma once
 
 #include "core/backend/cpu/block_product.h"
@@ -17,47 +18,93 @@ namespace attnlab::kernels {
 /// strided copy; a guess that makes n = 16384 x 64 worth two threads and n = 256 not).
 inline constexpr double kPackWork = 32;
 
+/// Rows of a matrix a task of the packers copies.
+inline constexpr long kPackRows = 256;
+
 template <class T>
 class PackedKeys {
 public:
     /// K's key blocks of `keyBlock` keys (the last one possibly shorter; a block longer than
     /// the sequence holds the sequence).
     PackedKeys(const Matrix<T>& k, int keyBlock)
-        : stride_(paddedToLanes<T>(std::min(keyBlock, int(k.rows())))), depth_(int(k.cols())) {
+        : stride_(paddedToLanes<T>(std::min(keyBlock, int(k.rows())))), depth_(int(k.cols())),
+          keys_(Eigen::Index(stride_) * depth_ * ((k.rows() + keyBlock - 1) / keyBlock)) {
         const int n = int(k.rows()), blocks = (n + keyBlock - 1) / keyBlock;
-        keys_.resize(stride_, Eigen::Index(depth_) * blocks);
         parallelFor(
             blocks,
             [&](long kb) {
                 const int t0 = int(kb) * keyBlock, cols = std::min(keyBlock, n - t0);
-                auto block = keys_.middleCols(kb * depth_, depth_);
-                block.topRows(cols) = k.middleRows(t0, cols);
-                block.bottomRows(stride_ - cols).setZero();
+                const Panel<T> to = block(int(kb));
+                for (int s = 0; s * to.kStripWidth < stride_; ++s) {
+                    const int c = s * to.kStripWidth, w = to.stripWidth(s),
+                              keys = std::clamp(cols - c, 0, w);
+                    Eigen::Map<RowMajorMatrix<T>> strip(keys_.data() + (to.at(0, c) - keys_.data()),
+                                                        depth_, w);
+                    strip.leftCols(keys) = k.middleRows(t0 + c, keys).transpose();
+                    strip.rightCols(w - keys).setZero();
+                }
             },
             double(n) * depth_ * kPackWork);
     }
-    /// Key block kb: element (d, key) at block(kb)[d·stride() + key].
-    const T* block(int kb) const { return keys_.data() + Eigen::Index(kb) * depth_ * stride_; }
+    /// Key block kb: depth() rows, one column per key (stride() of them, padded).
+    Panel<T> block(int kb) const {
+        return {keys_.data() + Eigen::Index(kb) * depth_ * stride_,
+                long(depth_) * Panel<T>::kStripWidth, stride_};
+    }
     int stride() const { return stride_; }
     int depth() const { return depth_; }
 
 private:
     int stride_, depth_;
-    Matrix<T> keys_; // stride x (depth · blocks): block kb's key t, feature d at (t, kb·depth + d)
+    Vector<T> keys_; // block after block
 };
 
-/// A matrix's rows (queries or values), each contiguous and padded with zeros to whole vectors,
-/// times a scale (the queries carry the mixer's): the A of the score product, the B of the
-/// product with the weights.
+/// The values: a panel of one row per token and one column per feature (padded with zeros to
+/// whole vectors), the B of the product with the weights.
+template <class T>
+class PackedValues {
+public:
+    explicit PackedValues(const Matrix<T>& v)
+        : rows_(v.rows()), width_(int(v.cols())), stride_(paddedToLanes<T>(width_)),
+          values_(rows_ * stride_) {
+        const Panel<T> to = panel();
+        parallelFor(
+            (rows_ + kPackRows - 1) / kPackRows,
+            [&](long task) {
+                const long t0 = task * kPackRows, rows = std::min(kPackRows, rows_ - t0);
+                for (int s = 0; s * to.kStripWidth < stride_; ++s) {
+                    const int c = s * to.kStripWidth, w = to.stripWidth(s),
+                              real = std::clamp(width_ - c, 0, w);
+                    T* const strip = values_.data() + (to.at(t0, c) - values_.data());
+                    copyTransposed(int(rows), real, v.data() + t0 + c * v.outerStride(),
+                                   v.outerStride(), strip, w);
+                    Eigen::Map<RowMajorMatrix<T>>(strip, rows, w).rightCols(w - real).setZero();
+                }
+            },
+            double(rows_) * width_ * kPackWork);
+    }
+    Panel<T> panel() const { return {values_.data(), rows_ * Panel<T>::kStripWidth, stride_}; }
+    /// Features, and features padded to whole vectors.
+    int width() const { return width_; }
+    int stride() const { return stride_; }
+
+private:
+    long rows_;
+    int width_, stride_;
+    Vector<T> values_;
+};
+
+/// A matrix's rows (the queries), each contiguous and padded with zeros to whole vectors, times a
+/// scale (the queries carry the mixer's): the A of the score product.
 template <class T>
 class PackedRows {
 public:
     explicit PackedRows(const Matrix<T>& m, T scale = T(1))
         : width_(int(m.cols())), rowsT_(paddedToLanes<T>(width_), m.rows()) {
-        constexpr long kRows = 256; // rows per task
-        parallelFor((m.rows() + kRows - 1) / kRows,
+        parallelFor((m.rows() + kPackRows - 1) / kPackRows,
                     [&](long task) {
-                        const long t0 = task * kRows, rows = std::min(kRows, long(m.rows()) - t0);
+                        const long t0 = task * kPackRows,
+                                   rows = std::min(kPackRows, long(m.rows()) - t0);
                         copyTransposed(int(rows), width_, m.data() + t0, m.outerStride(),
                                        rowsT_.data() + t0 * stride(), stride(), scale);
                         rowsT_.block(width_, t0, rowsT_.rows() - width_, rows).setZero();

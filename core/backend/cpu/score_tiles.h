@@ -68,9 +68,9 @@ public:
             const auto [lo, hi] = liveKeys(r, count);
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
             if (lo < hi && from < to)
-                blockProduct(false, count, to - from, keys_.depth(), queries_.row(s0_ + r),
-                             queries_.stride(), keys_.block(kb) + from, keys_.stride(),
-                             column(r) + from, keys_.stride());
+                blockProduct(false, count, keys_.depth(), queries_.row(s0_ + r), queries_.stride(),
+                             keys_.block(kb), 0, from / kLanes<T>, to / kLanes<T>, column(r) + from,
+                             keys_.stride());
         }
         if (head_.bias) addBias(tile, *head_.bias, t0);
         if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
