@@ -95,7 +95,7 @@ private slots:
     // vectors, strips of several widths and a depth that is no multiple of anything; B's rows
     // from k0 on are the product over those rows.
     void blockProductRowsDoNotDependOnTheCall() {
-        using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        using RowMajor = RowMajorMatrix<float>;
         constexpr int L = kLanes<float>;
         const int rows = 13, depth = 37, vectors = 2 * kTileVectors + 3, width = vectors * L;
         const RowMajor a = random(rows, depth, 1);

@@ -2,7 +2,8 @@
 // (block_product.h), before its query blocks are spread over the threads. The keys of each key
 // block as a depth x keys panel, the values as one tokens x features panel (the B of the two
 // products, in strips: block_product.h's Panel), the queries (scaled) as one row of each token
-// (their A); all padded with zeros to whole vectors, packed on the kernels' threads.
+// (the A of the score product); all padded with zeros to whole vectors, packed on the kernels'
+// threads.
 #pragma once
 
 #include "core/backend/cpu/block_product.h"
@@ -40,7 +41,7 @@ public:
                               keys = std::clamp(cols - c, 0, w);
                     Eigen::Map<RowMajorMatrix<T>> strip(keys_.data() + (to.at(0, c) - keys_.data()),
                                                         depth_, w);
-                    strip.leftCols(keys) = k.middleRows(t0 + c, keys).transpose();
+                    strip.leftCols(keys) = k.middleRows(std::min(t0 + c, n), keys).transpose();
                     strip.rightCols(w - keys).setZero();
                 }
             },
