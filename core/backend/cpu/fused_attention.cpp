@@ -66,10 +66,10 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
         } else {
             total += tile.colwise().sum().transpose().array();
         }
-        // Σ w·V over each register tile's live keys: the others' weights are exactly 0.
+        // Σ w·V over the live keys of each group of rows: the others' weights are exactly 0.
         const int t0 = kb * job.grid.colTile;
-        for (int r = 0; r < rows; r += kTileRows) {
-            const int count = std::min(kTileRows, rows - r);
+        for (int r = 0; r < rows; r += scores.rowGroup()) {
+            const int count = std::min(scores.rowGroup(), rows - r);
             const auto [lo, hi] = scores.liveKeys(r, count);
             if (lo < hi)
                 blockProduct(true, count, hi - lo, scores.column(r) + lo, scores.scratchStride(),

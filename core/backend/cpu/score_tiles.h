@@ -53,18 +53,17 @@ public:
         auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
         empty_ = kind == TileKind::Empty; // live_ left stale: most tiles of a long window are empty
         if (empty_) return tile;
-        const bool restricted = kind == TileKind::Partial && intervals_;
+        restricted_ = kind == TileKind::Partial && intervals_;
         for (int i = 0; i < rows_; ++i) {
             live_[std::size_t(i)] = {0, cols};
-            if (!restricted) continue;
+            if (!restricted_) continue;
             const auto [first, last] = ranges_[std::size_t(i)];
             const int lo = int(std::clamp<long>(first - t0, 0, cols));
             live_[std::size_t(i)] = {lo,
                                      std::max(lo, int(std::clamp<long>(last - t0 + 1, 0, cols)))};
         }
-        const int group = restricted ? kTileRows : rows_; // rows computed over one key range
-        for (int r = 0; r < rows_; r += group) {
-            const int count = std::min(group, rows_ - r);
+        for (int r = 0; r < rows_; r += rowGroup()) {
+            const int count = std::min(rowGroup(), rows_ - r);
             const auto [lo, hi] = liveKeys(r, count);
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
             if (lo < hi && from < to)
@@ -113,6 +112,10 @@ public:
         }
         return all;
     }
+    /// Queries of the last tile taken over one range of keys (liveKeys(r, count)): a register
+    /// tile's rows where the live keys differ from query to query, else every row, so that a
+    /// product over them is one call (each strip of B then read once for all of them).
+    int rowGroup() const { return restricted_ ? kTileRows : rows_; }
     /// Query i's scores in the scratch tile.
     T* column(int i) { return scratch_.data() + Eigen::Index(i) * scratch_.rows(); }
 
@@ -144,6 +147,7 @@ private:
     bool intervals_ = false;
     std::vector<std::pair<int, int>> live_; // liveKeys of each query in the last tile
     bool empty_ = false;                    // whether the last tile was empty (live_ is stale)
+    bool restricted_ = false; // whether the last tile's queries have live keys of their own
 };
 
 } // namespace attnlab::kernels
