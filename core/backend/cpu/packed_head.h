@@ -36,13 +36,19 @@ public:
             [&](long kb) {
                 const int t0 = int(kb) * keyBlock, cols = std::min(keyBlock, n - t0);
                 const Panel<T> to = block(int(kb));
-                for (int s = 0; s * to.kStripWidth < stride_; ++s) {
-                    const int c = s * to.kStripWidth, w = to.stripWidth(s),
-                              keys = std::clamp(cols - c, 0, w);
-                    Eigen::Map<RowMajorMatrix<T>> strip(keys_.data() + (to.at(0, c) - keys_.data()),
-                                                        depth_, w);
-                    strip.leftCols(keys) = k.middleRows(std::min(t0 + c, n), keys).transpose();
-                    strip.rightCols(w - keys).setZero();
+                // Feature by feature: its keys are contiguous in K's column d, and each strip
+                // takes its part as row d. (Strip by strip, reading 16 keys from each of the
+                // columns in turn, took twice as long.)
+                for (int d = 0; d < depth_; ++d) {
+                    const T* const column = k.data() + Eigen::Index(d) * k.outerStride() + t0;
+                    for (int c = 0; c < stride_; c += to.kStripWidth) {
+                        const int w = to.stripWidth(c / to.kStripWidth),
+                                  keys = std::clamp(cols - c, 0, w);
+                        T* const row = keys_.data() + (to.at(d, c) - keys_.data());
+                        Vector<T>::Map(row, keys) =
+                            Vector<T>::Map(column + std::min(c, cols), keys);
+                        Vector<T>::Map(row + keys, w - keys).setZero();
+                    }
                 }
             },
             double(n) * depth_ * kPackWork);
