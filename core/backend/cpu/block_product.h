@@ -123,11 +123,13 @@ struct Panel {
 
     /// Columns of strip s.
     int stripWidth(int s) const { return std::min(kStripWidth, width - s * kStripWidth); }
-    /// Element (row, column) of B.
-    const T* at(long row, int column) const {
+    /// Where element (row, column) of B is, in elements from `data` (packers write there).
+    long offset(long row, int column) const {
         const int s = column / kStripWidth;
-        return data + s * stripStride + row * stripWidth(s) + column % kStripWidth;
+        return s * stripStride + row * stripWidth(s) + column % kStripWidth;
     }
+    /// Element (row, column) of B.
+    const T* at(long row, int column) const { return data + offset(row, column); }
 };
 
 /// C (rows x the columns [v0·L, v1·L) of B) = A (rows x depth) · B (rows k0 .. k0 + depth - 1 of
