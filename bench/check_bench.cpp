@@ -3,7 +3,8 @@
 // softmax layer in float32; --n changes n) it times the side-by-side views and each of the
 // scenario's checks (and the layer x head overview the explorer draws between them), and prints the
 // median and minimum of --repeat runs after --warmup, with the threads used, as JSON.
-// OMP_NUM_THREADS=1 gives the work of each on one thread; --backend B computes on B (cuda:0).
+// OMP_NUM_THREADS=1 gives the work of each on one thread; --backend B computes on B (cuda:0);
+// --only NAME times that check alone (for a profiler).
 #include "core/backend/registry.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
@@ -32,9 +33,11 @@ int main(int argc, char** argv) {
     };
     const int n = option("--n", 256), repeat = std::max(1, option("--repeat", 15)),
               warmup = option("--warmup", 3);
-    std::string backend = "auto";
-    for (int i = 1; i + 1 < argc; ++i)
+    std::string backend = "auto", only; // --only NAME: that check alone (for a profiler)
+    for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--backend") == 0) backend = argv[i + 1];
+        if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
+    }
     // The scenario of attnlab-ui-bench's edit.
     Scenario s = loadScenario("builtin:flash-tiling-float32");
     s.tokens = TokenSpec::given(TokenSpec::random(n, 32, 5).materialize<Rational>());
@@ -54,11 +57,14 @@ int main(int argc, char** argv) {
                       parts.empty() ? "" : ",", name.c_str(), t.median, t.min);
         parts += line;
     };
-    report("views", measure(warmup, repeat, [&] { compareSides(s, Transform{}); }));
-    const SideBySide sides = compareSides(s, Transform{});
-    report("overview", measure(warmup, repeat, [&] { headOverview(sides, Side::Original); }));
+    if (only.empty()) {
+        report("views", measure(warmup, repeat, [&] { compareSides(s, Transform{}); }));
+        const SideBySide sides = compareSides(s, Transform{});
+        report("overview", measure(warmup, repeat, [&] { headOverview(sides, Side::Original); }));
+    }
     for (const CheckSpec& check : s.checks)
-        report(check.name, measure(warmup, repeat, [&] { runChecks(s, {check}, 0); }));
+        if (only.empty() || check.name == only)
+            report(check.name, measure(warmup, repeat, [&] { runChecks(s, {check}, 0); }));
     std::printf("{\"n\": %d, \"backend\": \"%s\", \"threads\": %d, \"repeat\": %d, "
                 "\"warmup\": %d, \"ms\": {%s}}\n",
                 n, backend.c_str(), kernels::availableThreads(), repeat, warmup, parts.c_str());

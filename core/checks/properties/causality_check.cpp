@@ -38,9 +38,10 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
             const Matrix<T>& fp = outputs.front();
             SuffixSweep<T>& f = found[std::size_t(m)];
             f.boundary = m;
+            const auto moved = base.movedRows(fp);
             for (Eigen::Index s = 0; s < m; ++s) {
                 // An unmoved row is never worse than the one kept (most rows, when causal).
-                if (f.row >= 0 && (fp.row(s).array() == base.fx.row(s).array()).all()) continue;
+                if (f.row >= 0 && !moved(s)) continue;
                 const RowChange<T> change(base.fx, fp, s);
                 if (f.row < 0 || change.worseThan(f.moved, setup.depth)) {
                     f.moved = change;
