@@ -84,6 +84,33 @@ private slots:
         QCOMPARE(settle(), 0);
     }
 
+    // A view on a hidden tab draws nothing on an edit (every edit replotted the hidden views
+    // too), and draws what changed, at once, when it is shown.
+    void hiddenViewRedrawsWhenShown() {
+        QWidget page;
+        auto* view = new HeatmapView("weights", HeatmapView::Scale::Sequential, &page);
+        view->resize(300, 250);
+        QCoreApplication::processEvents(); // the replot QCustomPlot queues when it is made
+        int replots = 0;
+        connect(view->plot(), &QCustomPlot::afterReplot, this, [&] { ++replots; });
+        view->setMatrix(sample());
+        QCoreApplication::processEvents();
+        QCOMPARE(replots, 0); // the page was never shown
+        page.show(); // the first show also resizes the plot, which replots it too
+        QVERIFY(replots > 0);
+        QCoreApplication::processEvents();
+        page.hide();
+        replots = 0;
+        ViewMatrix moved = sample();
+        moved.values(1, 2) = 2;
+        view->setMatrix(moved);
+        QCoreApplication::processEvents();
+        QCOMPARE(replots, 0);
+        page.show(); // drawn in the show event, before the first paint
+        QCOMPARE(replots, 1);
+        QCOMPARE(colorMap(*view)->data()->cell(2, 1), 2.0);
+    }
+
     void divergingScaleIsCentredOnZero() {
         HeatmapView view("difference", HeatmapView::Scale::Diverging);
         ViewMatrix m;

@@ -28,10 +28,10 @@ bool HeatmapTicks::setLabels(const QStringList& rows, const QStringList& columns
     return true;
 }
 
-void HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QString& family,
+bool HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QString& family,
                           double scale) {
     const auto& v = matrix.values;
-    if (v.size() == 0) return;
+    if (v.size() == 0) return false;
     const QFont tokenFont = sizedFont(family, kTokenPoints, scale);
     const QFont tickFont = sizedFont(family, kTickPoints, scale);
     const QRect area = plot->axisRect()->rect();
@@ -50,7 +50,7 @@ void HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QSt
     const std::pair<int, int> steps{
         rows_.isEmpty() ? indexStep(0) : labelStep(rows_, pixels[0], tokenFont),
         columns_.isEmpty() ? indexStep(1) : labelStep(columns_, pixels[1], tokenFont)};
-    if (steps == steps_) return;
+    if (steps == steps_) return false;
     steps_ = steps;
     const int stepOf[] = {steps.first, steps.second};
     for (int a = 0; a < 2; ++a) {
@@ -82,7 +82,7 @@ void HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QSt
             axis->setSubTicks(true);
         }
     }
-    plot->replot(QCustomPlot::rpQueuedReplot);
+    return true;
 }
 
 void fitTitle(QCPTextElement* title, const QString& text, const QFont& font,

@@ -29,8 +29,8 @@ public:
     /// Lays the ticks out again at the next update (a new matrix, labels or font size).
     void reset() { steps_ = {0, 0}; }
     /// Sets `plot`'s left and bottom tickers for `matrix` in fonts of `family` at `scale`, when
-    /// what has room changed since the last update (and queues a replot then).
-    void update(QCustomPlot* plot, const ViewMatrix& matrix, const QString& family, double scale);
+    /// what has room changed since the last update; whether it did (the plot to be redrawn).
+    bool update(QCustomPlot* plot, const ViewMatrix& matrix, const QString& family, double scale);
 
 private:
     QStringList rows_, columns_;

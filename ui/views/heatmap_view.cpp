@@ -11,6 +11,8 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <utility>
+
 #include <qcustomplot.h>
 
 namespace attnlab::ui {
@@ -138,7 +140,7 @@ void HeatmapView::setAxisTitles(const QString& columns, const QString& rows) {
     rowTitle_ = rows;
     if (matrix_.values.size() > 0) plot_->xAxis->setLabel(columns);
     plot_->yAxis->setLabel(rows);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 void HeatmapView::setColourLabel(const QString& label) {
@@ -159,7 +161,7 @@ void HeatmapView::setFixedRange(std::optional<ValueRange> range) {
     if (matrix_.values.size() == 0) return;
     const ValueRange r = range ? *range : colourRange(scale_, matrix_.values);
     map_->setDataRange(QCPRange(r.lo, r.hi));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 ValueRange HeatmapView::drawnRange() const {
@@ -186,7 +188,7 @@ void HeatmapView::updateLegend() {
     message_->setText(message);
     message_->setVisible(!message.isEmpty());
     fitMessage();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 void HeatmapView::setNumbers(Numbers numbers) {
@@ -215,7 +217,7 @@ void HeatmapView::updateNumbers() {
         numbers_->setTexts(matrix_);
     else
         numbers_->clear();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 QString HeatmapView::cellNumber(int row, int column) const {
@@ -233,7 +235,7 @@ QColor HeatmapView::cellColour(int row, int column) const {
 void HeatmapView::setTitle(const QString& title) {
     titleText_ = title;
     fitTitle();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 void HeatmapView::fitTitle() {
@@ -292,11 +294,11 @@ void HeatmapView::setAxisLabels(const std::vector<std::string>& rows,
         c << QString::fromStdString(label);
     if (!ticks_.setLabels(r, c)) return;
     updateTicks();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 void HeatmapView::updateTicks() {
-    ticks_.update(plot_, matrix_, font().family(), sizeScale_);
+    if (ticks_.update(plot_, matrix_, font().family(), sizeScale_)) replotWhenShown();
 }
 
 QStringList HeatmapView::tickLabels(Qt::Orientation orientation) const {
@@ -314,7 +316,7 @@ void HeatmapView::setMaskOverlay(const BoolMatrix& mask) {
     mask_ = fits ? mask : BoolMatrix();
     overlay_->setVisible(fits);
     fillOverlay();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 std::pair<int, int> HeatmapView::pixelCells() const {
@@ -397,7 +399,7 @@ void HeatmapView::redrawHighlights() {
             outlines_ << rect;
         }
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
 }
 
 QString HeatmapView::cellText(int row, int column) const {
@@ -449,7 +451,19 @@ void HeatmapView::applyPalette() {
         axis->setTickLabelColor(text);
         axis->setLabelColor(text);
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown();
+}
+
+void HeatmapView::replotWhenShown() {
+    if (isVisible())
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    else
+        replotPending_ = true;
+}
+
+void HeatmapView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (std::exchange(replotPending_, false)) plot_->replot();
 }
 
 } // namespace attnlab::ui

@@ -93,6 +93,8 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    /// Draws what changed while the view was hidden.
+    void showEvent(QShowEvent* event) override;
 
 private:
     /// Fills the colour map (and the mask overlay) from matrix_, pooled to the plot's pixels.
@@ -104,6 +106,9 @@ private:
     std::pair<int, int> pixelCells() const;
     /// How many rows and columns of matrix_ one drawn cell covers at that size (1 when it fits).
     std::pair<int, int> pixelBlocks() const;
+    /// Redraws the plot on the next turn of the event loop or, while the view is hidden (on
+    /// another tab), once it is shown: a hidden view's replot on every edit is wasted work.
+    void replotWhenShown();
     void showTooltip(QMouseEvent* event);
     void applyPalette();
     void redrawHighlights();
@@ -136,6 +141,7 @@ private:
     QString titleText_;
     QString columnTitle_ = "key", rowTitle_ = "query", colourLabel_, emptyText_;
     ViewMatrix matrix_;
+    bool replotPending_ = false;             // asked for while hidden (replotWhenShown)
     BoolMatrix mask_;                        // the overlay's source (empty: none)
     std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
     QList<QPoint> highlights_;
