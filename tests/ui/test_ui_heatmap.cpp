@@ -96,7 +96,7 @@ private slots:
         view->setMatrix(sample());
         QCoreApplication::processEvents();
         QCOMPARE(replots, 0); // the page was never shown
-        page.show(); // the first show also resizes the plot, which replots it too
+        page.show();          // the first show also resizes the plot, which replots it too
         QVERIFY(replots > 0);
         QCoreApplication::processEvents();
         page.hide();
