@@ -18,6 +18,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <array>
+
 using attnlab::PropertyReport;
 using attnlab::Verdict;
 
@@ -67,6 +69,9 @@ QString verdictLabel(Verdict v) {
     }
     return "– not applicable";
 }
+
+/// A verdict cell while its check runs.
+const QString kComputing = "computing…";
 
 /// The table's shorter form: "– n/a" (the details and the tooltip say why).
 QString verdictCell(Verdict v) {
@@ -151,6 +156,7 @@ PropertyPanel::PropertyPanel(QWidget* parent)
 
 void PropertyPanel::start(const QStringList& names, const QStringList& deferred) {
     const QString selected = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
+    running_ = true;
     reports_.assign(std::size_t(names.size()), std::nullopt);
     // Keep rows (and the selection) when the same properties are recomputed: no flicker per edit.
     if (tree_->topLevelItemCount() != names.size()) tree_->clear();
@@ -160,7 +166,7 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
         item->setText(Name, names[i]);
         item->setToolTip(Name, parametersToolTip(names[i]));
         item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
-        item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : "computing…");
+        item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : kComputing);
         for (int c = Deviation; c < ColumnCount; ++c)
             item->setText(c, QString());
     }
@@ -219,7 +225,7 @@ void PropertyPanel::restart(int index) {
     if (!item) return;
     reports_[std::size_t(index)].reset();
     item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
-    item->setText(VerdictCol, "computing…");
+    item->setText(VerdictCol, kComputing);
     for (int c = Deviation; c < ColumnCount; ++c)
         item->setText(c, QString());
     progress_->setRange(0, 1);
@@ -257,21 +263,31 @@ void PropertyPanel::fitColumns() {
     // frame's plus one; 4 more never elide by rounding.
     const QFontMetrics metrics(tree_->font());
     const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 4;
-    const auto widest = [&](int c) {
-        int width = tree_->header()->minimumSectionSize();
+    std::array<int, ColumnCount> texts{}, withHeader{}; // widest cell; and its header's hint
+    int total = 0;
+    for (int c = Name; c < ColumnCount; ++c) {
+        texts[c] = tree_->header()->minimumSectionSize();
         for (int row = 0; row < tree_->topLevelItemCount(); ++row)
-            width = std::max(width, metrics.horizontalAdvance(tree_->topLevelItem(row)->text(c)) +
-                                        margins);
-        return width;
-    };
-    int withHeaders = widest(Name);
-    for (int c = VerdictCol; c < ColumnCount; ++c) {
-        withHeaders += std::max(widest(c), tree_->header()->sectionSizeHint(c));
+            texts[c] = std::max(
+                texts[c], metrics.horizontalAdvance(tree_->topLevelItem(row)->text(c)) + margins);
+        withHeader[c] =
+            c == Name ? texts[c] : std::max(texts[c], tree_->header()->sectionSizeHint(c));
+        total += withHeader[c];
     }
-    const bool headers = withHeaders <= tree_->viewport()->width();
+    const int room = tree_->viewport()->width();
+    const bool headers = total <= room;
+    // Where that still leaves the headers whole, the verdict column keeps room for a running
+    // check's text, so that a run's start and end do not resize it: each resize repaints the
+    // whole tree and its header.
+    const int computing = metrics.horizontalAdvance(kComputing) + margins;
+    const bool reserve = headers && total + std::max(0, computing - withHeader[VerdictCol]) <= room;
     for (int c = VerdictCol; c < ColumnCount; ++c) {
-        const int width =
-            headers ? std::max(widest(c), tree_->header()->sectionSizeHint(c)) : widest(c);
+        int width = headers ? withHeader[c] : texts[c];
+        if (c == VerdictCol && reserve) width = std::max(width, computing);
+        // While the checks run, a column only widens (the values emptied at the start and
+        // filled verdict by verdict would resize it several times per edit); it fits them
+        // exactly when the run ends.
+        if (running_) width = std::max(width, tree_->columnWidth(c));
         if (width != tree_->columnWidth(c)) tree_->setColumnWidth(c, width);
     }
 }
@@ -290,12 +306,14 @@ void PropertyPanel::advanceProgress() {
 }
 
 void PropertyPanel::finish(bool cancelled) {
+    running_ = false;
     progress_->setVisible(false);
     cancel_->setEnabled(false);
-    if (cancelled) {
+    if (cancelled)
         for (int i = 0; i < tree_->topLevelItemCount(); ++i)
             if (!reports_[std::size_t(i)]) tree_->topLevelItem(i)->setText(VerdictCol, "cancelled");
-        fitColumns();
+    fitColumns();
+    if (cancelled) {
         status_->setText("Checks cancelled; press Run all to run them again.");
         runAll_->setVisible(true); // a cancel leaves the checks re-runnable without an edit
     }

@@ -74,7 +74,8 @@ protected:
 private:
     void showSelected();
     void advanceProgress();
-    /// Fits the value columns to their texts; the name column takes the rest.
+    /// Fits the value columns to their texts (only wider while the checks run); the name column
+    /// takes the rest.
     void fitColumns();
 
     QTreeWidget* tree_;
@@ -86,6 +87,7 @@ private:
     QPushButton* runAll_;
     QLabel* status_;
     std::vector<std::optional<attnlab::PropertyReport>> reports_;
+    bool running_ = false; // between start and finish: columns only widen (fitColumns)
 };
 
 } // namespace attnlab::ui
