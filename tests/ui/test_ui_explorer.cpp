@@ -111,6 +111,34 @@ private slots:
             }
     }
 
+    // While the checks run, a column only widens (each resize repaints the whole tree); when
+    // the run ends, the columns fit their texts again.
+    void propertyColumnsOnlyWidenDuringARun() {
+        PropertyPanel panel;
+        panel.resize(420, 300);
+        panel.show();
+        const QStringList names = {"permutation-equivariance", "gradient"};
+        PropertyReport wide;
+        wide.name = "gradient";
+        wide.verdict = Verdict::Holds;
+        wide.exact = true;
+        wide.maxDeviation = parseRational("12345678901/13");
+        wide.tolerance = Rational(0);
+        panel.start(names, {});
+        panel.setReport(1, wide);
+        panel.finish(false);
+        QTreeWidget* tree = panel.tree();
+        const int fitted = tree->columnWidth(2); // the deviation column, fitted to the wide value
+        panel.start(names, {}); // the values are emptied: the column keeps its width
+        QCOMPARE(tree->columnWidth(2), fitted);
+        PropertyReport narrow = wide;
+        narrow.maxDeviation = Rational(0);
+        panel.setReport(1, narrow);
+        QCOMPARE(tree->columnWidth(2), fitted);
+        panel.finish(false); // fitted again, to "0" (and the header)
+        QVERIFY(tree->columnWidth(2) < fitted);
+    }
+
     void typingACellChangesTheTrace() {
         MainWindow w;
         w.show();
