@@ -57,6 +57,12 @@ int main(int argc, char** argv) {
                       parts.empty() ? "" : ",", name.c_str(), t.median, t.min);
         parts += line;
     };
+    if (!only.empty() && std::none_of(s.checks.begin(), s.checks.end(),
+                                      [&](const CheckSpec& c) { return c.name == only; })) {
+        std::fprintf(stderr, "attnlab-check-bench: --only %s: the scenario has no such check\n",
+                     only.c_str());
+        return 2;
+    }
     if (only.empty()) {
         report("views", measure(warmup, repeat, [&] { compareSides(s, Transform{}); }));
         const SideBySide sides = compareSides(s, Transform{});

@@ -156,7 +156,6 @@ PropertyPanel::PropertyPanel(QWidget* parent)
 
 void PropertyPanel::start(const QStringList& names, const QStringList& deferred) {
     const QString selected = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
-    running_ = true;
     reports_.assign(std::size_t(names.size()), std::nullopt);
     // Keep rows (and the selection) when the same properties are recomputed: no flicker per edit.
     if (tree_->topLevelItemCount() != names.size()) tree_->clear();
@@ -182,7 +181,7 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
                                    "at this size: press Run all.")
                                .arg(deferred.size()));
     if (!selected.isEmpty()) select(selected);
-    fitColumns();
+    fitColumns(Fit::Widen);
 }
 
 void PropertyPanel::setReport(int index, const PropertyReport& r) {
@@ -200,7 +199,7 @@ void PropertyPanel::setReport(int index, const PropertyReport& r) {
     item->setToolTip(Name, QString::fromStdString(r.explanation));
     item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
     advanceProgress();
-    fitColumns();
+    fitColumns(Fit::Widen);
     if (item->isSelected()) showSelected();
 }
 
@@ -211,7 +210,7 @@ void PropertyPanel::setFailed(int index, const QString& message) {
     item->setToolTip(VerdictCol, message);
     item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
     advanceProgress();
-    fitColumns();
+    fitColumns(Fit::Widen);
     status_->setText(item->text(Name) + ": " + message);
 }
 
@@ -256,7 +255,7 @@ void PropertyPanel::setPresentation(bool on) {
     fitColumns();
 }
 
-void PropertyPanel::fitColumns() {
+void PropertyPanel::fitColumns(Fit how) {
     // The value columns fit their cells' texts (a few rows: cheaper than resizeColumnToContents),
     // and their headers too when the name still fits beside them; else the headers elide. The
     // name column stretches over the rest. A cell draws its text between margins of the focus
@@ -274,20 +273,10 @@ void PropertyPanel::fitColumns() {
             c == Name ? texts[c] : std::max(texts[c], tree_->header()->sectionSizeHint(c));
         total += withHeader[c];
     }
-    const int room = tree_->viewport()->width();
-    const bool headers = total <= room;
-    // Where that still leaves the headers whole, the verdict column keeps room for a running
-    // check's text, so that a run's start and end do not resize it: each resize repaints the
-    // whole tree and its header.
-    const int computing = metrics.horizontalAdvance(kComputing) + margins;
-    const bool reserve = headers && total + std::max(0, computing - withHeader[VerdictCol]) <= room;
+    const bool headers = total <= tree_->viewport()->width();
     for (int c = VerdictCol; c < ColumnCount; ++c) {
         int width = headers ? withHeader[c] : texts[c];
-        if (c == VerdictCol && reserve) width = std::max(width, computing);
-        // While the checks run, a column only widens (the values emptied at the start and
-        // filled verdict by verdict would resize it several times per edit); it fits them
-        // exactly when the run ends.
-        if (running_) width = std::max(width, tree_->columnWidth(c));
+        if (how == Fit::Widen) width = std::max(width, tree_->columnWidth(c));
         if (width != tree_->columnWidth(c)) tree_->setColumnWidth(c, width);
     }
 }
@@ -306,7 +295,6 @@ void PropertyPanel::advanceProgress() {
 }
 
 void PropertyPanel::finish(bool cancelled) {
-    running_ = false;
     progress_->setVisible(false);
     cancel_->setEnabled(false);
     if (cancelled)

@@ -74,9 +74,14 @@ protected:
 private:
     void showSelected();
     void advanceProgress();
-    /// Fits the value columns to their texts (only wider while the checks run); the name column
-    /// takes the rest.
-    void fitColumns();
+    /// How fitColumns may change a column: to fit its texts exactly, or only wider. While the
+    /// checks run (start, each verdict) columns only widen: the values emptied at the start and
+    /// filled verdict by verdict would resize them several times per edit, and each resize
+    /// repaints the whole tree and its header. The end of the run, a resize or a new font fit
+    /// them exactly.
+    enum class Fit { Exact, Widen };
+    /// Fits the value columns to their texts; the name column takes the rest.
+    void fitColumns(Fit how = Fit::Exact);
 
     QTreeWidget* tree_;
     CheckParametersForm* parameters_;
@@ -87,7 +92,6 @@ private:
     QPushButton* runAll_;
     QLabel* status_;
     std::vector<std::optional<attnlab::PropertyReport>> reports_;
-    bool running_ = false; // between start and finish: columns only widen (fitColumns)
 };
 
 } // namespace attnlab::ui

@@ -151,14 +151,14 @@ struct Baseline {
     /// X with tokens [from, to) moved by a generic vector each, the k-th (0 or 1) of its kind.
     Matrix<T> perturbed(Eigen::Index from, Eigen::Index to, int k) const {
         Matrix<T> xp = x;
-        xp.middleRows(from, to - from) += moves[std::size_t(k)].middleRows(from, to - from);
+        xp.middleRows(from, to - from) += moves.at(std::size_t(k)).middleRows(from, to - from);
         return xp;
     }
     /// Which rows of f(xp)'s first rows (all of `fxp`'s) differ from f(X)'s (a NaN counts as
     /// moved): 1 or 0, compared a column at a time (bytes, not bool, so that it vectorises).
     Eigen::Array<std::uint8_t, Eigen::Dynamic, 1> movedRows(const Matrix<T>& fxp) const {
-        Eigen::Array<std::uint8_t, Eigen::Dynamic, 1> moved =
-            Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>::Zero(fxp.rows());
+        using Flags = Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>;
+        Flags moved = Flags::Zero(fxp.rows());
         std::uint8_t* const flags = moved.data();
         for (Eigen::Index c = 0; c < fxp.cols(); ++c) {
             const T *is = fxp.col(c).data(), *was = fx.col(c).data();
