@@ -33,7 +33,7 @@ if(ATTNLAB_BUILD_UI)
           DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/icons/hicolor/scalable/apps)
 endif()
 
-if(ATTNLAB_SANITIZE OR ATTNLAB_FUZZ)
+if(ATTNLAB_SANITIZE) # (ATTNLAB_FUZZ implies it)
   message(STATUS "AttnLab install files (man pages, PNG icons): OFF in a sanitizer or fuzz build")
   return()
 endif()

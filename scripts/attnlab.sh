@@ -5,14 +5,14 @@
 #   bash scripts/attnlab.sh run [SCENARIO]  # build the two executables only, then open the
 #                                  # explorer (default scenario); without a display, draw it under
 #                                  # Xvfb and print the CLI's run of the same scenario
-#   bash scripts/attnlab.sh test   # build, then run every test (ctest), the core tests in a build
-#                                  # without the UI (build-core/), the whole suite in an ASan+UBSan
-#                                  # build (build-asan/), a short run of every fuzz target
-#                                  # (scripts/fuzz.sh, FUZZ_SECONDS each, default 20) and the
-#                                  # installation and .deb of build/ (scripts/install-check.sh)
+#   bash scripts/attnlab.sh test   # build, then run every test (ctest), the installation and
+#                                  # .deb of build/ (scripts/install-check.sh), the core, cli and
+#                                  # gpu tests again in the reliability build (build-reliability/:
+#                                  # no UI, clang, ASan + UBSan) and a short run of every fuzz
+#                                  # target (scripts/fuzz.sh, FUZZ_SECONDS each, default 20)
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags),
-# CORE_BUILD_DIR (default build-core), ASAN_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 20).
+# RELIABILITY_BUILD_DIR (default build-reliability), FUZZ_SECONDS (default 20).
 # The CUDA backend needs no package: it is built when the machine's CUDA toolkit (nvcc) is found.
 set -euo pipefail
 
@@ -60,8 +60,8 @@ timed() {
 }
 
 timed "checking Debian packages" install_missing
-# ccache: the build without the UI compiles the core as the first build did, and reruns of
-# either command compile only what changed.
+# ccache: a build from a clean tree, or into another build directory with the same flags, reuses
+# what was compiled before.
 cached=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 echo "== configuring in $build"
 # shellcheck disable=SC2086
@@ -74,26 +74,17 @@ else
     timed "the build" cmake --build "$build" -j "$jobs"
 fi
 
-# The core without the UI: the build that proves the core needs no Qt widgets, and its tests.
-core_build_and_tests() {
-    local core=${CORE_BUILD_DIR:-$root/build-core}
-    echo "== core build without the UI (-DATTNLAB_BUILD_UI=OFF) in $core"
+# The reliability build (CMakePresets.json): the core and CLI without the UI, built with clang
+# for this CPU under ASan + UBSan with libFuzzer's coverage. It proves the core needs no Qt
+# widgets, runs the core, cli and gpu tests sanitized, and holds the fuzz targets that
+# scripts/fuzz.sh runs next. One build for the three keeps CI well inside its time.
+reliability_build_and_tests() {
+    local dir=${RELIABILITY_BUILD_DIR:-$root/build-reliability}
+    echo "== reliability build (clang, ASan + UBSan, fuzz targets, no UI) in $dir"
     # shellcheck disable=SC2086
-    cmake -S "$root" -B "$core" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_BUILD_UI=OFF \
-        -DATTNLAB_CUDA=OFF "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null
-    cmake --build "$core" -j "$jobs"
-    ctest --test-dir "$core" --output-on-failure -j "$jobs" -L core
-}
-
-# The same suite under AddressSanitizer + UBSan (CUDA device code cannot be instrumented).
-sanitizer_build_and_tests() {
-    local asan=${ASAN_BUILD_DIR:-$root/build-asan}
-    echo "== sanitizer build (ASan + UBSan) in $asan"
-    # shellcheck disable=SC2086
-    cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_SANITIZE=ON \
-        -DATTNLAB_CUDA=OFF "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null
-    cmake --build "$asan" -j "$jobs"
-    ctest --test-dir "$asan" --output-on-failure -j "$jobs"
+    (cd "$root" && cmake --preset reliability -B "$dir" "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null)
+    cmake --build "$dir" -j "$jobs"
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
 if [ "$mode" = test ]; then
@@ -101,10 +92,10 @@ if [ "$mode" = test ]; then
     timed "the tests" ctest --test-dir "$build" --output-on-failure -j "$jobs"
     # What the build installs and its Debian package (with CI=true: installed with apt-get too).
     timed "the install check" bash "$root/scripts/install-check.sh" "$build"
-    timed "the core build and its tests" core_build_and_tests
-    timed "the sanitizer build and its tests" sanitizer_build_and_tests
+    timed "the reliability build and its tests" reliability_build_and_tests
     echo "== short fuzz runs"
-    timed "the fuzz runs" bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
+    FUZZ_BUILD_DIR=${RELIABILITY_BUILD_DIR:-$root/build-reliability} \
+        timed "the fuzz runs" bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
     # In CI only (it adds the arm64 architecture to dpkg): the core and CLI built for aarch64.
     if [ "${CI:-}" = true ]; then
         timed "the aarch64 cross build" bash "$root/scripts/aarch64-check.sh" "$root/build-aarch64"

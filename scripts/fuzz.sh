@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang into build-fuzz/ (core only) and runs each for a given
-# time on a scratch copy of its seed corpus (fuzz/corpus/<target>/, which stays untouched).
+# Builds the libFuzzer targets in the reliability build (CMakePresets.json: clang, ASan + UBSan,
+# no UI; build-reliability/) and runs each for a given time on a scratch copy of its seed corpus
+# (fuzz/corpus/<target>/, which stays untouched).
 #
 #   bash scripts/fuzz.sh [TARGET...] [SECONDS]   # targets: scenario mask table npy npy_mask
 #                                                # cycles tokenizer safetensors hf_config (default
@@ -9,12 +10,12 @@
 #
 # Prints the executions of each run; a crash, sanitizer report, uncaught non-InputError
 # exception, hang (> FUZZ_TIMEOUT s, default 10) or allocation over 2 GiB is a finding: the
-# input is kept in build-fuzz/findings/<target>/ and the script exits 1 after the last target.
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), JOBS (default 2), CXX (default clang++).
+# input is kept in build-reliability/findings/<target>/ and the script exits 1 after the last
+# target. Environment: FUZZ_BUILD_DIR (default build-reliability), JOBS (default 2).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+build=${FUZZ_BUILD_DIR:-$root/build-reliability}
 jobs=${JOBS:-2}
 all=(scenario mask table npy npy_mask cycles tokenizer safetensors hf_config)
 declare -A max_len=([scenario]=8192 [mask]=2048 [table]=4096 [npy]=4096 [npy_mask]=4096 [cycles]=512
@@ -35,9 +36,7 @@ done
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 echo "== building fuzz targets (${targets[*]}) in $build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_COMPILER="${CXX:-clang++}" -DATTNLAB_FUZZ=ON -DATTNLAB_BUILD_UI=OFF \
-    -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_OPENCL=OFF -DATTNLAB_CUDA=OFF >/dev/null
+(cd "$root" && cmake --preset reliability -B "$build" >/dev/null)
 cmake --build "$build" -j "$jobs" --target "${targets[@]/#/fuzz_}"
 
 scratch=$(mktemp -d)

@@ -273,7 +273,11 @@ HeadResult<T> attendHeadUnmasked(const MixerSpec& spec, const Matrix<T>& q, cons
         const MixerSpec&, const Matrix<T>&, const Matrix<T>&, const Matrix<T>&, const Matrix<T>*);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)
+// A variant of the CPU kernels (cmake/CpuKernels.cmake) runs only float and double; the exact
+// mixer is compiled once, in the spec library (a third of this file's compile time per variant).
+#ifndef ATTNLAB_CPU_VARIANT
 ATTNLAB_INSTANTIATE(Rational)
+#endif
 #undef ATTNLAB_INSTANTIATE
 
 } // namespace attnlab

@@ -23,7 +23,9 @@ using namespace attnlab;
 namespace {
 
 Scenario defaultScenario() {
-    return loadScenario(std::string("builtin:") + kDefaultPreset);
+    std::string name = "builtin:"; // appended: GCC 12 warns falsely on "literal" + a temporary
+    name += kDefaultPreset;
+    return loadScenario(name);
 }
 
 } // namespace

@@ -256,10 +256,10 @@ private slots:
         auto* notes = w.findChild<QTextBrowser*>("scenarioNotes");
         QVERIFY(notes);
         // Both references are links, each opening its heading: the guide's, then the mathematics'.
-        for (const QString& prefix :
+        for (const char* prefix :
              {"qrc:/docs/user-guide.md#permutation-equivariance", "qrc:/docs/properties.md#21-"}) {
             const QUrl link = linkTo(notes->toHtml(), prefix);
-            QVERIFY2(link.isValid(), qPrintable(prefix));
+            QVERIFY2(link.isValid(), prefix);
             emit notes->anchorClicked(link);
             auto* help = w.findChild<HelpWindow*>();
             QVERIFY(help && help->isVisible());

@@ -1,0 +1,1 @@
+// Compiled only for its precompiled header (tests/CMakeLists.txt): the tests of one kind reuse it.
