@@ -189,8 +189,10 @@ std::string MaskSpec::describe() const {
         return "prefix(" + std::to_string(length) + ")";
     case Kind::Blocks: {
         std::string text = "blocks(";
-        for (std::size_t k = 0; k < sizes.size(); ++k)
-            text += (k ? "," : "") + std::to_string(sizes[k]);
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            if (k) text += ',';
+            text += std::to_string(sizes[k]);
+        }
         return text + ")";
     }
     case Kind::Dilated:
