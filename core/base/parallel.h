@@ -4,6 +4,9 @@
 // an item stops the remaining items and is rethrown on the calling thread.
 #pragma once
 
+#include "core/base/cpu_quota.h"
+
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -14,10 +17,14 @@
 
 namespace attnlab::kernels {
 
-/// Threads a parallel loop started here would use (1 inside a parallel region or without OpenMP).
+/// Threads a parallel loop started here would use: OpenMP's count, at most the control group's
+/// CPU quota (cpu_quota.h); 1 inside a parallel region or without OpenMP.
 inline int availableThreads() {
 #ifdef _OPENMP
-    return omp_in_parallel() ? 1 : omp_get_max_threads();
+    if (omp_in_parallel()) return 1;
+    const int threads = omp_get_max_threads();
+    const std::optional<int> quota = cpuQuotaProcessors();
+    return quota ? std::min(threads, *quota) : threads;
 #else
     return 1;
 #endif
@@ -36,7 +43,8 @@ void parallelFor(long count, Body&& body, double work = kParallelWork) {
     std::mutex guard; // guards `failure`
     std::atomic<bool> stop = false;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) if (threaded && !omp_in_parallel())
+    const int threads = availableThreads();
+#pragma omp parallel for schedule(dynamic, 1) if (threaded && threads > 1) num_threads(threads)
 #endif
     for (long i = 0; i < count; ++i) {
         if (stop.load(std::memory_order_relaxed)) continue;
