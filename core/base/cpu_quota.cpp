@@ -1,6 +1,7 @@
 // Reading the control group's CPU quota (cpu_quota.h).
 #include "core/base/cpu_quota.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <string>
@@ -44,23 +45,35 @@ std::string groupPath(std::string_view controller) {
     return "/";
 }
 
-// The quota in the process's own group, else in the hierarchy's root (inside a container, the
-// container's group is mounted as the root and /proc/self/cgroup may name the host's path).
+// The smallest quota on the way from the process's group up to the hierarchy's root: a quota set
+// on a parent group holds for its children too. (Inside a container the container's group is
+// mounted as the root, and /proc/self/cgroup may name a host path that is not there.)
+template <class QuotaIn>
+std::optional<int> smallestQuotaUpFrom(std::string path, QuotaIn quotaIn) {
+    std::optional<int> smallest;
+    for (;;) {
+        if (const std::optional<int> q = quotaIn(path); q && (!smallest || *q < *smallest))
+            smallest = q;
+        if (path.empty() || path == "/") return smallest;
+        const auto slash = path.rfind('/');
+        path.erase(slash == std::string::npos ? 0 : slash);
+    }
+}
+
 std::optional<int> readQuota() {
-    for (const std::string& dir :
-         {"/sys/fs/cgroup" + groupPath(""), std::string("/sys/fs/cgroup")}) {
-        const std::string v2 = firstLine((dir + "/cpu.max").c_str()); // "<quota|max> <period>"
-        if (const auto space = v2.find(' '); space != std::string::npos)
-            return quotaProcessors(std::string_view(v2).substr(0, space),
-                                   std::string_view(v2).substr(space + 1));
-    }
-    for (const std::string& dir :
-         {"/sys/fs/cgroup/cpu" + groupPath("cpu"), std::string("/sys/fs/cgroup/cpu")}) {
-        const std::string quota = firstLine((dir + "/cpu.cfs_quota_us").c_str());
-        if (!quota.empty())
-            return quotaProcessors(quota, firstLine((dir + "/cpu.cfs_period_us").c_str()));
-    }
-    return {};
+    const std::optional<int> v2 = smallestQuotaUpFrom(groupPath(""), [](const std::string& g) {
+        const std::string line = firstLine(("/sys/fs/cgroup" + g + "/cpu.max").c_str());
+        const auto space = line.find(' '); // "<quota|max> <period>"
+        if (space == std::string::npos) return std::optional<int>();
+        return quotaProcessors(std::string_view(line).substr(0, space),
+                               std::string_view(line).substr(space + 1));
+    });
+    if (v2) return v2;
+    return smallestQuotaUpFrom(groupPath("cpu"), [](const std::string& g) {
+        const std::string dir = "/sys/fs/cgroup/cpu" + g;
+        return quotaProcessors(firstLine((dir + "/cpu.cfs_quota_us").c_str()),
+                               firstLine((dir + "/cpu.cfs_period_us").c_str()));
+    });
 }
 
 } // namespace

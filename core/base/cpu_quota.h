@@ -15,8 +15,9 @@ namespace attnlab {
 /// cpu.cfs_period_us. No quota ("max", "-1") or text that is not two positive integers: none.
 std::optional<int> quotaProcessors(std::string_view quota, std::string_view period);
 
-/// This process's quota, read once: /sys/fs/cgroup/cpu.max (cgroup v2), else the cgroup v1
-/// files under /sys/fs/cgroup/cpu/. None where no quota is set or nothing can be read.
+/// This process's quota, read once: the smallest on the way from its control group (named in
+/// /proc/self/cgroup) up to the root, in cgroup v2's cpu.max, else in the cgroup v1 files
+/// under /sys/fs/cgroup/cpu/. None where no quota is set or nothing can be read.
 std::optional<int> cpuQuotaProcessors();
 
 } // namespace attnlab
