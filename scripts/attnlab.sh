@@ -78,13 +78,13 @@ fi
 # for this CPU under ASan + UBSan with libFuzzer's coverage. It proves the core needs no Qt
 # widgets, runs the core, cli and gpu tests sanitized, and holds the fuzz targets that
 # scripts/fuzz.sh runs next. One build for the three keeps CI well inside its time.
+reliability=${RELIABILITY_BUILD_DIR:-$root/build-reliability}
 reliability_build_and_tests() {
-    local dir=${RELIABILITY_BUILD_DIR:-$root/build-reliability}
-    echo "== reliability build (clang, ASan + UBSan, fuzz targets, no UI) in $dir"
+    echo "== reliability build (clang, ASan + UBSan, fuzz targets, no UI) in $reliability"
     # shellcheck disable=SC2086
-    (cd "$root" && cmake --preset reliability -B "$dir" "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null)
-    cmake --build "$dir" -j "$jobs"
-    ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+    (cd "$root" && cmake --preset reliability -B "$reliability" "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null)
+    cmake --build "$reliability" -j "$jobs"
+    ctest --test-dir "$reliability" --output-on-failure -j "$jobs"
 }
 
 if [ "$mode" = test ]; then
@@ -94,8 +94,7 @@ if [ "$mode" = test ]; then
     timed "the install check" bash "$root/scripts/install-check.sh" "$build"
     timed "the reliability build and its tests" reliability_build_and_tests
     echo "== short fuzz runs"
-    FUZZ_BUILD_DIR=${RELIABILITY_BUILD_DIR:-$root/build-reliability} \
-        timed "the fuzz runs" bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
+    FUZZ_BUILD_DIR=$reliability timed "the fuzz runs" bash "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"
     # In CI only (it adds the arm64 architecture to dpkg): the core and CLI built for aarch64.
     if [ "${CI:-}" = true ]; then
         timed "the aarch64 cross build" bash "$root/scripts/aarch64-check.sh" "$root/build-aarch64"

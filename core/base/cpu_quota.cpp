@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace attnlab {
@@ -19,35 +20,35 @@ std::optional<long long> positive(std::string_view text) {
     return value;
 }
 
-std::string firstLine(const char* path) {
+std::string firstLine(const std::string& path) {
     std::ifstream file(path);
     std::string line;
     std::getline(file, line);
     return line;
 }
 
-// The control group of this process in a hierarchy, from /proc/self/cgroup: "0::/a/b" for
-// cgroup v2 (`controller` empty), "4:cpu,cpuacct:/a/b" for v1's cpu controller.
-std::string groupPath(std::string_view controller) {
-    std::ifstream file("/proc/self/cgroup");
-    for (std::string line; std::getline(file, line);) {
+// A process's group in one hierarchy, from the text of its /proc/<pid>/cgroup: "0::/a/b" for
+// cgroup v2 (`controller` empty), "4:cpu,cpuacct:/a/b" for v1's cpu controller. "/" if absent.
+std::string groupPath(std::string_view groups, std::string_view controller) {
+    while (!groups.empty()) {
+        const auto newline = groups.find('\n');
+        const std::string_view line = groups.substr(0, newline);
+        groups =
+            newline == std::string_view::npos ? std::string_view() : groups.substr(newline + 1);
         const auto first = line.find(':'), second = line.find(':', first + 1);
-        if (first == std::string::npos || second == std::string::npos) continue;
-        const std::string_view controllers =
-            std::string_view(line).substr(first + 1, second - first - 1);
+        if (first == std::string_view::npos || second == std::string_view::npos) continue;
+        const std::string controllers(line.substr(first + 1, second - first - 1));
         const bool match =
             controller.empty()
                 ? controllers.empty()
-                : (',' + std::string(controllers) + ',')
-                          .find(',' + std::string(controller) + ',') != std::string::npos;
-        if (match) return line.substr(second + 1);
+                : (',' + controllers + ',').find(',' + std::string(controller) + ',') !=
+                      std::string::npos;
+        if (match) return std::string(line.substr(second + 1));
     }
     return "/";
 }
 
-// The smallest quota on the way from the process's group up to the hierarchy's root: a quota set
-// on a parent group holds for its children too. (Inside a container the container's group is
-// mounted as the root, and /proc/self/cgroup may name a host path that is not there.)
+// The smallest of quotaIn(group) from `path` up to the root, "/a/b", "/a", "" (quotaProcessorsIn).
 template <class QuotaIn>
 std::optional<int> smallestQuotaUpFrom(std::string path, QuotaIn quotaIn) {
     std::optional<int> smallest;
@@ -60,22 +61,6 @@ std::optional<int> smallestQuotaUpFrom(std::string path, QuotaIn quotaIn) {
     }
 }
 
-std::optional<int> readQuota() {
-    const std::optional<int> v2 = smallestQuotaUpFrom(groupPath(""), [](const std::string& g) {
-        const std::string line = firstLine(("/sys/fs/cgroup" + g + "/cpu.max").c_str());
-        const auto space = line.find(' '); // "<quota|max> <period>"
-        if (space == std::string::npos) return std::optional<int>();
-        return quotaProcessors(std::string_view(line).substr(0, space),
-                               std::string_view(line).substr(space + 1));
-    });
-    if (v2) return v2;
-    return smallestQuotaUpFrom(groupPath("cpu"), [](const std::string& g) {
-        const std::string dir = "/sys/fs/cgroup/cpu" + g;
-        return quotaProcessors(firstLine((dir + "/cpu.cfs_quota_us").c_str()),
-                               firstLine((dir + "/cpu.cfs_period_us").c_str()));
-    });
-}
-
 } // namespace
 
 std::optional<int> quotaProcessors(std::string_view quota, std::string_view period) {
@@ -84,8 +69,29 @@ std::optional<int> quotaProcessors(std::string_view quota, std::string_view peri
     return int(std::max(1LL, (*q + *p - 1) / *p));
 }
 
+std::optional<int> quotaProcessorsIn(std::string_view groups, const std::string& root) {
+    const std::optional<int> v2 =
+        smallestQuotaUpFrom(groupPath(groups, ""), [&](const std::string& g) {
+            const std::string line = firstLine(root + g + "/cpu.max");
+            const auto space = line.find(' '); // "<quota|max> <period>"
+            if (space == std::string::npos) return std::optional<int>();
+            return quotaProcessors(std::string_view(line).substr(0, space),
+                                   std::string_view(line).substr(space + 1));
+        });
+    if (v2) return v2;
+    return smallestQuotaUpFrom(groupPath(groups, "cpu"), [&](const std::string& g) {
+        const std::string dir = root + "/cpu" + g;
+        return quotaProcessors(firstLine(dir + "/cpu.cfs_quota_us"),
+                               firstLine(dir + "/cpu.cfs_period_us"));
+    });
+}
+
 std::optional<int> cpuQuotaProcessors() {
-    static const std::optional<int> quota = readQuota();
+    static const std::optional<int> quota = [] {
+        std::ifstream file("/proc/self/cgroup");
+        const std::string groups{std::istreambuf_iterator<char>(file), {}};
+        return quotaProcessorsIn(groups, "/sys/fs/cgroup");
+    }();
     return quota;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace attnlab {
@@ -15,9 +16,14 @@ namespace attnlab {
 /// cpu.cfs_period_us. No quota ("max", "-1") or text that is not two positive integers: none.
 std::optional<int> quotaProcessors(std::string_view quota, std::string_view period);
 
-/// This process's quota, read once: the smallest on the way from its control group (named in
-/// /proc/self/cgroup) up to the root, in cgroup v2's cpu.max, else in the cgroup v1 files
-/// under /sys/fs/cgroup/cpu/. None where no quota is set or nothing can be read.
+/// The quota of a process whose /proc/<pid>/cgroup reads `groups`, with the control group file
+/// systems under `root`: the smallest on the way from its group up to the root (a parent's quota
+/// binds its children), in cgroup v2's cpu.max, else in v1's files under `root`/cpu. A group
+/// that is not there (inside a container /proc names the host's path) is skipped. None where no
+/// quota is set or nothing can be read.
+std::optional<int> quotaProcessorsIn(std::string_view groups, const std::string& root);
+
+/// This process's quota (/proc/self/cgroup, /sys/fs/cgroup), read once.
 std::optional<int> cpuQuotaProcessors();
 
 } // namespace attnlab
