@@ -12,14 +12,25 @@ using namespace attnlab;
 
 namespace {
 
-// Writes `text` to root/path, making the folders on the way.
-void writeFile(const QString& root, const QString& path, const QByteArray& text) {
-    const QString full = root + "/" + path;
-    QVERIFY(QDir().mkpath(QFileInfo(full).path()));
-    QFile file(full);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(text);
-}
+// A control group file system in a temporary folder: files written into it, and the quota of
+// a process whose /proc/<pid>/cgroup reads `groups` under it.
+class CgroupTree {
+public:
+    // Writes `text` to `path` in the tree, making the folders on the way.
+    void write(const QString& path, const QByteArray& text) {
+        const QString full = dir_.path() + "/" + path;
+        QVERIFY(QDir().mkpath(QFileInfo(full).path()));
+        QFile file(full);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    }
+    std::optional<int> quotaOf(std::string_view groups) const {
+        return quotaProcessorsIn(groups, dir_.path().toStdString());
+    }
+
+private:
+    QTemporaryDir dir_;
+};
 
 } // namespace
 
@@ -52,31 +63,27 @@ private slots:
     // cgroup v2: a quota on a parent binds its children; the smallest on the way up wins; a
     // group that is not there (a container's view of a host path) falls back to the root.
     void v2QuotasAreFoundUpToTheRoot() {
-        QTemporaryDir dir;
-        const QString root = dir.path();
-        writeFile(root, "cpu.max", "400000 100000\n");
-        writeFile(root, "a/cpu.max", "100000 100000\n");
-        writeFile(root, "a/b/cpu.max", "max 100000\n");
-        const std::string r = root.toStdString();
-        QCOMPARE(quotaProcessorsIn("0::/a/b\n", r).value_or(0), 1);
-        QCOMPARE(quotaProcessorsIn("0::/c\n", r).value_or(0), 4);
-        QCOMPARE(quotaProcessorsIn("", r).value_or(0), 4);
+        CgroupTree tree;
+        tree.write("cpu.max", "400000 100000\n");
+        tree.write("a/cpu.max", "100000 100000\n");
+        tree.write("a/b/cpu.max", "max 100000\n");
+        QCOMPARE(tree.quotaOf("0::/a/b\n").value_or(0), 1);
+        QCOMPARE(tree.quotaOf("0::/c\n").value_or(0), 4);
+        QCOMPARE(tree.quotaOf("").value_or(0), 4);
     }
 
     // cgroup v1: the cpu controller's line (possibly shared with cpuacct), -1 meaning none.
     void v1QuotasAreFoundInTheCpuHierarchy() {
-        QTemporaryDir dir;
-        const QString root = dir.path();
+        CgroupTree tree;
         for (const QString group : {"cpu", "cpu/x", "cpu/x/y"})
-            writeFile(root, group + "/cpu.cfs_period_us", "100000\n");
-        writeFile(root, "cpu/cpu.cfs_quota_us", "-1\n");
-        writeFile(root, "cpu/x/cpu.cfs_quota_us", "250000\n");
-        writeFile(root, "cpu/x/y/cpu.cfs_quota_us", "-1\n");
-        const std::string r = root.toStdString();
-        QCOMPARE(quotaProcessorsIn("5:memory:/z\n4:cpu,cpuacct:/x/y\n", r).value_or(0), 3);
-        QCOMPARE(quotaProcessorsIn("4:cpuacct,cpu:/x\n", r).value_or(0), 3);
-        QVERIFY(!quotaProcessorsIn("4:cpu:/\n", r));
-        QVERIFY(!quotaProcessorsIn("4:cpuset:/x\n", r)); // not the cpu controller: the root's
+            tree.write(group + "/cpu.cfs_period_us", "100000\n");
+        tree.write("cpu/cpu.cfs_quota_us", "-1\n");
+        tree.write("cpu/x/cpu.cfs_quota_us", "250000\n");
+        tree.write("cpu/x/y/cpu.cfs_quota_us", "-1\n");
+        QCOMPARE(tree.quotaOf("5:memory:/z\n4:cpu,cpuacct:/x/y\n").value_or(0), 3);
+        QCOMPARE(tree.quotaOf("4:cpuacct,cpu:/x\n").value_or(0), 3);
+        QVERIFY(!tree.quotaOf("4:cpu:/\n"));
+        QVERIFY(!tree.quotaOf("4:cpuset:/x\n")); // not the cpu controller: the root's
     }
 
     // Whatever this machine's quota: a parallel loop starts at least one thread and no more
