@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 using namespace attnlab;
@@ -147,6 +148,21 @@ private slots:
         QCOMPARE(w(2, 2), 0.0);
     }
 
+    // A weight below the smallest normal number is 0, not a subnormal (which would make every
+    // later product with it take the processor's slow path); weights just above it are kept.
+    void softmaxWeightsHaveNoSubnormals_data() {
+        QTest::addColumn<bool>("single");
+        QTest::newRow("float32") << true;
+        QTest::newRow("float64") << false;
+    }
+    void softmaxWeightsHaveNoSubnormals() {
+        QFETCH(bool, single);
+        if (single)
+            checkNoSubnormalWeights<float>();
+        else
+            checkNoSubnormalWeights<double>();
+    }
+
     void softmaxDefaultScale() {
         // Q = K = [2 0; 0 2; 1 1], p = 2: S = Q·Kᵀ/sqrt(2).
         Eigen::MatrixXd q(3, 2);
@@ -274,6 +290,30 @@ private slots:
         QFETCH(MixerSpec, spec);
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(spec.describe()), text);
+    }
+
+private:
+    // Row 0: scores whose exp is normal (kept, to within rounding), subnormal and 0. Row 1: two
+    // equal maxima and an exp just above the smallest normal, which the division by the row's
+    // sum (2) would make subnormal.
+    template <class T>
+    static void checkNoSubnormalWeights() {
+        const T smallest = std::numeric_limits<T>::min();
+        const T floor = std::log(smallest); // about -87.3 (float), -708.4 (double)
+        Matrix<T> scores(2, 4);
+        scores << 0, floor + 7, floor - 8, floor - 1000, //
+            0, 0, floor + T(0.2), floor - 1000;
+        const BoolMatrix mask = BoolMatrix::Constant(2, 4, true);
+        const Matrix<T> w = mixWeights(mixer(MixerSpec::Kind::Softmax), scores, mask);
+        for (Eigen::Index i = 0; i < w.size(); ++i)
+            QVERIFY2(w(i) == T(0) || w(i) >= smallest, qPrintable(QString::number(double(w(i)))));
+        const T kept = std::exp(floor + 7) * w(0, 0); // w(0, 0) = 1 / the row's sum
+        QVERIFY(w(0, 1) >= smallest);
+        QVERIFY(std::abs(w(0, 1) - kept) <= 4 * std::numeric_limits<T>::epsilon() * kept);
+        QCOMPARE(w(0, 2), T(0));
+        QCOMPARE(w(0, 3), T(0));
+        QCOMPARE(w(1, 2), T(0)); // exp(floor + 0.2) / 2 is below the smallest normal
+        QVERIFY(std::abs(w(1, 0) - T(0.5)) < 4 * std::numeric_limits<T>::epsilon());
     }
 };
 
