@@ -392,6 +392,13 @@ void checkPrecision(const ModelSpec& spec, Precision precision) {
         if (*norm) (*norm)->checkPrecision(precision);
 }
 
+template <class T>
+Model<T> Model<T>::inBlocks(bool chunkwise, int size) const {
+    Model<T> copy = *this;
+    copy.spec_ = evaluatedInBlocks(spec_, chunkwise, size);
+    return copy;
+}
+
 template class Model<float>;
 template class Model<double>;
 template class Model<Rational>;

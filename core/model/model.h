@@ -96,6 +96,11 @@ public:
     /// the wanted ones are unspecified). Requires reusesBlocks().
     Matrix<T> forwardFrom(const ForwardRecord<T>& base, const Matrix<T>& tokens, int rows) const;
 
+    /// This model with the layers evaluatedInBlocks (model_spec.h) tiles or chunks at `size`
+    /// (0: untiled and recurrent): the tiling check's models, its weights copied rather than
+    /// materialised again (drawing random weights was a tenth of that check at n = 256).
+    Model inBlocks(bool chunkwise, int size) const;
+
     const ModelSpec& spec() const { return spec_; }
     int inputWidth() const { return d_; }
     int outputWidth() const { return outputWidth_; }

@@ -361,6 +361,31 @@ private slots:
         QCOMPARE(text(kept.output), text(kept.layers.back().output));
     }
 
+    // inBlocks: the weights of the model it is taken from, only the tile sizes changed; its
+    // forward is that of a model built from the retiled spec.
+    void inBlocksKeepsWeightsAndRetiles() {
+        ModelSpec spec;
+        LayerSpec attention = layer(MixerSpec::Kind::Softmax, MaskSpec::causal());
+        attention.wq = MatrixSpec::random(2);
+        attention.wk = MatrixSpec::random(3);
+        attention.wv = MatrixSpec::random(4);
+        attention.mixer.tile = 5;
+        spec.layers = {attention, attention};
+        const Model<double> model(spec, 4);
+        const Model<double> tiled = model.inBlocks(false, 3), untiled = model.inBlocks(false, 0);
+        for (const Model<double>* m : {&tiled, &untiled})
+            for (std::size_t l = 0; l < 2; ++l) {
+                QCOMPARE(m->weights(l).wq, model.weights(l).wq);
+                QCOMPARE(m->weights(l).wv, model.weights(l).wv);
+            }
+        QCOMPARE(tiled.spec().layers[1].mixer.tile, 3);
+        QCOMPARE(untiled.spec().layers[0].mixer.tile, 0);
+        QCOMPARE(model.spec().layers[0].mixer.tile, 5); // the original is unchanged
+        const Eigen::MatrixXd x = Eigen::MatrixXd::Random(7, 4);
+        const Model<double> built(evaluatedInBlocks(spec, false, 3), 4);
+        QCOMPARE(tiled.forward(x, Maps::Drop).output, built.forward(x, Maps::Drop).output);
+    }
+
     void extraOffset() {
         // forward(X, maps, c) equals the same model with positional offset c.
         ModelSpec spec = referenceBlock(PositionalSpec::Kind::Polynomial);

@@ -40,10 +40,11 @@ public:
         if (request.params.contains(key)) sizes = {int(integerParam(request, key, 1, 1, s.n()))};
         const CheckSetup<T> base(request);
         // Kept maps: the untiled reference path, not the (itself tiled) fused kernel.
-        const Matrix<T> expected = modelAt<T>(s, 0).forward(base.tokens, Maps::Keep).output;
+        const Matrix<T> expected =
+            base.model.inBlocks(chunkwise_, 0).forward(base.tokens, Maps::Keep).output;
         std::vector<Deviation<T>> deviations(sizes.size());
         base.forEachForward(request, long(sizes.size()), [&](long i) {
-            const Model<T> tiled = modelAt<T>(s, sizes[std::size_t(i)]);
+            const Model<T> tiled = base.model.inBlocks(chunkwise_, sizes[std::size_t(i)]);
             deviations[std::size_t(i)] =
                 compareMatrices<T>(tiled.forward(base.tokens, Maps::Drop).output, expected);
         });
@@ -85,12 +86,6 @@ protected:
 
 private:
     std::string sizeKey() const { return chunkwise_ ? "chunk" : "tile"; }
-    // The scenario's model with the layers under study at size b; 0: the reference, every layer
-    // untiled and recurrent. Models only: the tokens are materialised once.
-    template <class T>
-    Model<T> modelAt(const Scenario& s, int b) const {
-        return Model<T>(evaluatedInBlocks(s.model, chunkwise_, b), s.d(), s.backend);
-    }
 
     bool chunkwise_;
 };
