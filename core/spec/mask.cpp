@@ -223,8 +223,8 @@ bool MaskSpec::operator==(const MaskSpec& o) const {
 BoolMatrix buildMask(const MaskSpec& spec, int n) {
     spec.validate(n);
     BoolMatrix m(n, n);
-    for (int s = 0; s < n; ++s)
-        for (int t = 0; t < n; ++t)
+    for (int t = 0; t < n; ++t) // down each column: the matrix is column-major
+        for (int s = 0; s < n; ++s)
             m(s, t) = spec.allowed(s, t, n);
     return m;
 }

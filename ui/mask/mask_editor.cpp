@@ -114,6 +114,8 @@ MaskEditor::MaskEditor(QWidget* parent)
 }
 
 void MaskEditor::setMask(const MaskSpec& mask, int n) {
+    if (shown_ && mask == spec_ && std::max(n, 0) == n_) return;
+    shown_ = true;
     n_ = std::max(n, 0);
     form_->setTokenCount(n_);
     combine_->setTokenCount(n_);

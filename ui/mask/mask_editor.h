@@ -22,7 +22,8 @@ class MaskEditor : public QWidget {
     Q_OBJECT
 public:
     explicit MaskEditor(QWidget* parent = nullptr);
-    /// Shows `mask` for n tokens. Does not emit maskEdited.
+    /// Shows `mask` for n tokens (nothing to do when it shows them already: a token edit).
+    /// Does not emit maskEdited.
     void setMask(const MaskSpec& mask, int n);
     MaskSpec mask() const;
     /// Reads the .npy mask at `path` (core/io/npy.h: true or 1 lets the query attend to the key,
@@ -66,6 +67,7 @@ private:
     MaskDiffDialog* diff_ = nullptr;
     MaskSpec spec_;
     int n_ = 8;
+    bool shown_ = false; // setMask has run
 };
 
 } // namespace attnlab::ui
