@@ -272,10 +272,12 @@ std::vector<Case> standardSuite(const Case& base) {
 
 void printText(const nlohmann::json& result, std::ostream& out) {
     char line[256];
+    const nlohmann::json& bits = result["peak_vector_bits"];
     std::snprintf(line, sizeof line,
-                  "peak (FMA probe, %d threads): %.1f GFLOP/s, %.1f GFLOP per CPU second\n",
-                  result["threads"].get<int>(), number(result["peak_gflops"]),
-                  number(result["peak_gflops_per_cpu_second"]));
+                  "peak (FMA probe, %d threads, %d-bit vectors): %.1f GFLOP/s, %.1f GFLOP per CPU "
+                  "second\n",
+                  result["threads"].get<int>(), bits.is_null() ? 0 : bits.get<int>(),
+                  number(result["peak_gflops"]), number(result["peak_gflops_per_cpu_second"]));
     out << line;
     for (const auto& c : result["cases"]) {
         if (c.contains("name")) {
@@ -379,6 +381,7 @@ int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::o
         {"peak_gflops", peak.gflops > 0 ? nlohmann::json(peak.gflops) : nullptr},
         {"peak_gflops_per_cpu_second",
          peak.gflops > 0 ? nlohmann::json(peak.gflopsPerCpuSecond) : nullptr},
+        {"peak_vector_bits", peak.gflops > 0 ? nlohmann::json(peak.vectorBits) : nullptr},
         {"threads", kernels::availableThreads()},
         {"cases", nlohmann::json::array()},
         {"ratios", nlohmann::json::object()}};

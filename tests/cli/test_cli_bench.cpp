@@ -40,6 +40,25 @@ private slots:
         QVERIFY(c["max_error_vs_float64"].get<double>() < 1e-5);
     }
 
+    // The peak is that of the vectors the chosen kernels use: ATTNLAB_CPU_PATH=x86-64 (SSE2, on
+    // every x86-64 processor) is measured with 128-bit vectors, whatever the processor has.
+    void peakProbeMeasuresTheChosenKernelsVectors() {
+        const CliResult devices = runCli({"devices"});
+        if (!devices.out.contains("chosen at run time; variants: x86-64,"))
+            QSKIP("this build has one variant of the kernels (-DATTNLAB_ARCH or not x86-64)");
+        qputenv("ATTNLAB_CPU_PATH", "x86-64");
+        const CliResult r =
+            runCli({"bench", "--n", "16", "--d", "4", "--repeat", "1", "--warmup", "0", "--json"});
+        qunsetenv("ATTNLAB_CPU_PATH");
+        QCOMPARE(r.exitCode, 0);
+        const json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["peak_vector_bits"].get<int>(), 128);
+        QVERIFY(j["peak_gflops"].get<double>() > 0);
+        const CliResult skipped = runCli({"bench", "--n", "16", "--d", "4", "--repeat", "1",
+                                          "--warmup", "0", "--skip-probe", "--json"});
+        QVERIFY(json::parse(skipped.out.toStdString())["peak_vector_bits"].is_null());
+    }
+
     void badOptionsAreUsageErrors() {
         QCOMPARE(runCli({"bench", "--mask", "diagonal"}).exitCode, 2);
         QCOMPARE(runCli({"bench", "--mixer", "ssm"}).exitCode, 2);

@@ -1,5 +1,6 @@
-// The machine's single-precision FMA peak, measured: every thread runs independent chains of
-// fused multiply-adds on full-width vectors. `attnlab-cli bench` divides its rates by this number.
+// The single-precision FMA peak the CPU kernels could reach, measured: every thread runs
+// independent chains of fused multiply-adds on the widest vectors the kernels use. `attnlab-cli
+// bench` divides its rates by this number.
 #pragma once
 
 namespace attnlab {
@@ -9,9 +10,11 @@ namespace attnlab {
 struct PeakRate {
     double gflops = 0;
     double gflopsPerCpuSecond = 0;
+    int vectorBits = 0; // the width of the vectors measured
 };
 
-/// GFLOP (2 per FMA lane) per second of all CPU threads, the best of a few short runs.
+/// GFLOP (2 per FMA lane) per second of all CPU threads, the best of a few short runs, with the
+/// widest vectors that both this CPU and the chosen variant of the kernels run.
 PeakRate measurePeak();
 
 /// CPU seconds this process has used so far, all threads together.
