@@ -125,46 +125,21 @@ private slots:
         QVERIFY(((tail - expected).cwiseAbs().array() < 1e-5f).all());
     }
 
-    // The online softmax's float exp over a column: exp within 2 ulp where it is a normal
-    // number, exactly 0 for a blocked key (-inf) and below -87 (never a subnormal weight, which
-    // would send the product with V down the slow path), NaN kept; the sum is of what was stored.
+    // The online softmax's exp over a column, float and double (each the kernels' own where the
+    // instruction set has one): exp within 2 ulp where it is a normal number, exactly 0 for a
+    // blocked key (-inf) and below the floor (-87, -708: never a subnormal weight, which would
+    // send the product with V down the slow path), NaN kept; the sum is of what was stored.
+    void softmaxExpIsExpWithoutSubnormals_data() {
+        QTest::addColumn<bool>("single");
+        QTest::newRow("float") << true;
+        QTest::newRow("double") << false;
+    }
     void softmaxExpIsExpWithoutSubnormals() {
-        const int cols = 4003; // no multiple of a vector: the last packet is partial
-        std::vector<float> x(std::size_t(paddedToLanes<float>(cols)), 7.0f);
-        for (int k = 0; k < cols; ++k)
-            x[std::size_t(k)] = -100.0f * float(k) / float(cols - 1);
-        const float shift = 0.5f;
-        for (float& v : x)
-            v += shift;
-        x[10] = -std::numeric_limits<float>::infinity();
-        x[11] = std::numeric_limits<float>::quiet_NaN();
-        x[12] = std::bit_cast<float>(0x7fc001ffu); // a NaN with low payload bits set
-        const std::vector<float> scores = x;
-        const float sum = expAndSum(x.data(), 0, cols, cols, shift);
-        double stored = 0;
-        for (int k = 0; k < cols; ++k) {
-            const auto i = std::size_t(k);
-            const float arg = scores[i] - shift, got = x[i];
-            if (k == 11 || k == 12) {
-                QVERIFY2(std::isnan(got), qPrintable(QString("exp(NaN) = %1").arg(got)));
-                continue;
-            }
-            QVERIFY2(std::fpclassify(got) != FP_SUBNORMAL, qPrintable(QString::number(arg)));
-            if (!(arg >= -87.0f)) {
-                QCOMPARE(got, 0.0f);
-                continue;
-            }
-            const double exact = std::exp(double(arg));
-            QVERIFY2(std::abs(got - exact) <= 2.0 * exact * std::numeric_limits<float>::epsilon(),
-                     qPrintable(QString("exp(%1) = %2").arg(arg).arg(got)));
-            stored += got;
-        }
-        QVERIFY(std::isnan(sum));      // the NaN reaches the row's sum
-        std::vector<float> y = scores; // the same column with a finite score for the NaN
-        y[11] = shift - 1.0f;
-        y[12] = shift - 2.0f;
-        const float clean = expAndSum(y.data(), 0, cols, cols, shift);
-        QVERIFY(std::abs(clean - (stored + std::exp(-1.0) + std::exp(-2.0))) <= 1e-5 * clean);
+        QFETCH(bool, single);
+        if (single)
+            checkSoftmaxExp<float>(std::bit_cast<float>(0x7fc001ffu));
+        else
+            checkSoftmaxExp<double>(std::bit_cast<double>(0x7ff80000000001ffull));
     }
 
     // The projections' product in blocks of rows and columns fixed by the shape: a long, narrow
@@ -185,6 +160,52 @@ private slots:
         const Eigen::MatrixXd exact = a.cast<double>() * b.cast<double>();
         QVERIFY((serial.cast<double>() - exact).cwiseAbs().maxCoeff() < 1e-4);
 #endif
+    }
+
+private:
+    // `payloadNaN`: a NaN with low payload bits set (an integer add to the exponent bits would
+    // turn it into a number).
+    template <class T>
+    static void checkSoftmaxExp(T payloadNaN) {
+        const int cols = 4003; // no multiple of a vector: the last packet is partial
+        const T floor = kExpFloor<T>, span = -floor + 13;
+        std::vector<T> x(std::size_t(paddedToLanes<T>(cols)), T(7));
+        for (int k = 0; k < cols; ++k)
+            x[std::size_t(k)] = -span * T(k) / T(cols - 1);
+        const T shift = T(0.5);
+        for (T& v : x)
+            v += shift;
+        x[10] = -std::numeric_limits<T>::infinity();
+        x[11] = std::numeric_limits<T>::quiet_NaN();
+        x[12] = payloadNaN;
+        const std::vector<T> scores = x;
+        const T sum = expAndSum(x.data(), 0, cols, cols, shift);
+        long double stored = 0;
+        for (int k = 0; k < cols; ++k) {
+            const auto i = std::size_t(k);
+            const T arg = scores[i] - shift, got = x[i];
+            if (k == 11 || k == 12) {
+                QVERIFY2(std::isnan(got), qPrintable(QString("exp(NaN) = %1").arg(double(got))));
+                continue;
+            }
+            QVERIFY2(std::fpclassify(got) != FP_SUBNORMAL, qPrintable(QString::number(arg)));
+            if (!(arg >= floor)) {
+                QCOMPARE(got, T(0));
+                continue;
+            }
+            const long double exact = std::exp((long double)arg);
+            QVERIFY2(std::abs(got - exact) <= 2.0L * exact * std::numeric_limits<T>::epsilon(),
+                     qPrintable(QString("exp(%1) = %2").arg(double(arg)).arg(double(got))));
+            stored += got;
+        }
+        QCOMPARE(expAndSum(x.data(), 0, 0, cols, shift), T(0)); // no keys: all zero
+        QVERIFY(std::isnan(sum));                               // the NaN reaches the row's sum
+        std::vector<T> y = scores; // the same column with a finite score for the NaN
+        y[11] = shift - T(1);
+        y[12] = shift - T(2);
+        const T clean = expAndSum(y.data(), 0, cols, cols, shift);
+        const long double expected = stored + std::exp(-1.0L) + std::exp(-2.0L);
+        QVERIFY(std::abs(clean - expected) <= 1e-5L * clean);
     }
 };
 
