@@ -376,6 +376,7 @@ private slots:
         for (const Model<double>* m : {&tiled, &untiled})
             for (std::size_t l = 0; l < 2; ++l) {
                 QCOMPARE(m->weights(l).wq, model.weights(l).wq);
+                QCOMPARE(m->weights(l).wk, model.weights(l).wk);
                 QCOMPARE(m->weights(l).wv, model.weights(l).wv);
             }
         QCOMPARE(tiled.spec().layers[1].mixer.tile, 3);

@@ -132,6 +132,11 @@ private slots:
         QVERIFY(f.child<QLabel>("error")->isVisibleTo(&f.editor));
         QVERIFY(f.child<QLabel>("error")->text().contains("add up to 4, expected n = 6"));
         QCOMPARE(f.editor.mask(), MaskSpec::blocks({2, 3, 1}));
+        // The document hands the same mask back (another field's edit, another layer with it):
+        // the form shows the mask again and the error goes, though the mask did not change.
+        f.editor.setMask(MaskSpec::blocks({2, 3, 1}), 6);
+        QVERIFY(!f.child<QLabel>("error")->isVisibleTo(&f.editor));
+        QCOMPARE(sizes->text(), QString("2,3,1"));
     }
 
     void clickTogglesOneCell() {

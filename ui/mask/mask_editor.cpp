@@ -114,8 +114,8 @@ MaskEditor::MaskEditor(QWidget* parent)
 }
 
 void MaskEditor::setMask(const MaskSpec& mask, int n) {
-    if (shown_ && mask == spec_ && std::max(n, 0) == n_) return;
-    shown_ = true;
+    if (showsSpec_ && mask == spec_ && std::max(n, 0) == n_) return;
+    showsSpec_ = true;
     n_ = std::max(n, 0);
     form_->setTokenCount(n_);
     combine_->setTokenCount(n_);
@@ -163,6 +163,7 @@ bool MaskEditor::edit(const MaskSpec& spec) {
 }
 
 void MaskEditor::showError(const QString& message) {
+    showsSpec_ = false; // the form may hold what failed: the next setMask shows spec_ again
     error_->setText(message);
     error_->show();
 }

@@ -67,7 +67,7 @@ private:
     MaskDiffDialog* diff_ = nullptr;
     MaskSpec spec_;
     int n_ = 8;
-    bool shown_ = false; // setMask has run
+    bool showsSpec_ = false; // the editor shows spec_ for n_ tokens, with no error
 };
 
 } // namespace attnlab::ui

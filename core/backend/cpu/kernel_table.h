@@ -30,6 +30,8 @@ struct KernelsIn {
 struct KernelTable {
     KernelsIn<float> float32;
     KernelsIn<double> float64;
+    int vectorBits = 128; // the width of the vectors its products and softmax run on
+    bool fma = false;     // whether they fuse multiply and add
 
     template <class T>
     const KernelsIn<T>& in() const {

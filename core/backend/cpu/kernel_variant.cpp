@@ -2,6 +2,8 @@
 // core/spec/mixer.cpp, compiled into every variant) and the matrix product.
 #include "core/backend/cpu/kernel_variant.h"
 
+#include "core/backend/cpu/block_product.h"
+
 namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 
 namespace {
@@ -28,6 +30,15 @@ constexpr KernelsIn<T> kernelsIn{.fusedAttention = &fusedAttention<T>,
 
 } // namespace
 
-constinit const KernelTable kernelTable{.float32 = kernelsIn<float>, .float64 = kernelsIn<double>};
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+constexpr bool kFusedMultiplyAdd = true;
+#else
+constexpr bool kFusedMultiplyAdd = false;
+#endif
+
+constinit const KernelTable kernelTable{.float32 = kernelsIn<float>,
+                                        .float64 = kernelsIn<double>,
+                                        .vectorBits = kLanes<float> * 32,
+                                        .fma = kFusedMultiplyAdd};
 
 } // namespace attnlab::kernels::ATTNLAB_CPU_VARIANT

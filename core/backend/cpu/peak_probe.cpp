@@ -1,20 +1,20 @@
 // FMA peak probe: 12 independent accumulators per thread hide the FMA latency on every core with
 // two FMA pipes. The chains exist for each vector width a CPU may have (AVX2/FMA and AVX-512 by
-// function target attributes: intrinsics only, no shared template code). The widest vectors that
-// both the CPU and the chosen kernels run are measured: the peak those kernels could reach. On a
-// real CPU the kernels chosen are its widest; ATTNLAB_CPU_PATH=x86-64-v3 on an AVX-512 CPU (a
-// stand-in for a CPU without AVX-512) is measured against 256-bit FMAs, which on some CPUs (Intel
-// with two 512-bit FMA ports) reach half the AVX-512 rate.
+// function target attributes: intrinsics only, no shared template code). The width the chosen
+// kernels run on (their table says) is measured: the peak those kernels could reach. On a real
+// CPU the kernels chosen are its widest; ATTNLAB_CPU_PATH=x86-64-v3 on an AVX-512 CPU (a stand-in
+// for a CPU without AVX-512) is measured against 256-bit FMAs, which on some CPUs (Intel with two
+// 512-bit FMA ports) reach half the AVX-512 rate.
 #include "core/backend/cpu/peak_probe.h"
 
 #include "core/backend/cpu/kernel_dispatch.h"
+#include "core/backend/cpu/kernel_table.h"
 #include "core/base/parallel.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
-#include <string>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -108,18 +108,13 @@ double processCpuSeconds() {
 }
 
 PeakRate measurePeak() {
+    const kernels::KernelTable& chosen = kernels::cpuKernels();
 #if defined(__x86_64__)
-    const std::string& kernels = kernels::chosenCpuKernels().name;
-    const bool fma =
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && kernels != "x86-64";
-    const PeakRate narrow = fma ? probe(fmaChains256, 8, 256) : probe(chains128, 4, 128);
-    if (!__builtin_cpu_supports("avx512f") || kernels == "x86-64-v3" || kernels == "x86-64")
-        return narrow;
-    const PeakRate wide = probe(fmaChains512, 16, 512);
-    return wide.gflops >= narrow.gflops ? wide : narrow;
-#else
-    return probe(chains128, 4, 128);
+    if (chosen.vectorBits >= 512) return probe(fmaChains512, 16, 512);
+    if (chosen.vectorBits >= 256 && chosen.fma) return probe(fmaChains256, 8, 256);
 #endif
+    (void)chosen;
+    return probe(chains128, 4, 128); // 128-bit vectors, or wider ones without FMA: a lower bound
 }
 
 } // namespace attnlab

@@ -13,8 +13,8 @@ struct PeakRate {
     int vectorBits = 0; // the width of the vectors measured
 };
 
-/// GFLOP (2 per FMA lane) per second of all CPU threads, the best of a few short runs, with the
-/// widest vectors that both this CPU and the chosen variant of the kernels run.
+/// GFLOP (2 per FMA lane) per second of all CPU threads, the best of a few short runs, on the
+/// vectors the chosen variant of the kernels runs on (its KernelTable says which).
 PeakRate measurePeak();
 
 /// CPU seconds this process has used so far, all threads together.

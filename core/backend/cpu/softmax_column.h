@@ -71,7 +71,7 @@ P powerOfTwoIn(const P& t) {
 inline constexpr double kRoundWithBiasDouble = 6755399441055744.0 + 1023.0;
 
 // exp(r) in double for |r| <= ln(2)/2 + a rounding: the Taylor polynomial of degree 12 (its
-// remainder is below 1.7e-16 relative there), by Horner's scheme: twelve multiply-adds.
+// remainder is below 2.4e-16 of exp(r) there), by Horner's scheme: twelve multiply-adds.
 template <class P>
 P expNearZeroDouble(const P& r) {
     using namespace Eigen::internal;
@@ -161,9 +161,10 @@ T liveMax(const T* x, int lo, int hi, int cols) {
 }
 
 /// x[k] = exp(x[k] - shift) for the keys in [0, cols), exactly 0 where x[k] is -inf (Eigen's
-/// vectorised exp(-inf), which double takes, is not always 0: with AVX2 it is a subnormal, so a
-/// blocked key would get a tiny weight, and the product with V the processor's slow subnormal
-/// path, 4x slower on an AVX-512 Xeon), and also where it is below kExpFloor; returns their sum.
+/// vectorised exp(-inf), which double takes only without its own (AVX without AVX2), is not
+/// always 0: with AVX2 it is a subnormal, so a blocked key would get a tiny weight, and the
+/// product with V the processor's slow subnormal path, 4x slower on an AVX-512 Xeon), and also
+/// where it is below kExpFloor; returns their sum.
 /// Only whole packets over [lo, hi) are computed (inside select, or at the ends of an unaligned
 /// segment, Eigen's exp calls libm's scalar expf); the rest of [0, cols) is set to 0.
 template <class T>
