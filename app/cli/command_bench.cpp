@@ -272,12 +272,14 @@ std::vector<Case> standardSuite(const Case& base) {
 
 void printText(const nlohmann::json& result, std::ostream& out) {
     char line[256];
-    const nlohmann::json& bits = result["peak_vector_bits"];
-    std::snprintf(line, sizeof line,
-                  "peak (FMA probe, %d threads, %d-bit vectors): %.1f GFLOP/s, %.1f GFLOP per CPU "
-                  "second\n",
-                  result["threads"].get<int>(), bits.is_null() ? 0 : bits.get<int>(),
-                  number(result["peak_gflops"]), number(result["peak_gflops_per_cpu_second"]));
+    if (result["peak_vector_bits"].is_null())
+        std::snprintf(line, sizeof line, "peak: not probed (--skip-probe)\n");
+    else
+        std::snprintf(line, sizeof line,
+                      "peak (FMA probe, %d threads, %d-bit vectors): %.1f GFLOP/s, %.1f GFLOP per "
+                      "CPU second\n",
+                      result["threads"].get<int>(), result["peak_vector_bits"].get<int>(),
+                      number(result["peak_gflops"]), number(result["peak_gflops_per_cpu_second"]));
     out << line;
     for (const auto& c : result["cases"]) {
         if (c.contains("name")) {

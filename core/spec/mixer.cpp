@@ -75,7 +75,8 @@ Matrix<T> softmaxWeights(const Matrix<T>& scores, const BoolMatrix& mask) {
     Matrix<T> weights = mask.select((scores.array().colwise() - rowMax).exp().matrix(), T(0));
     const Column total = weights.rowwise().sum().array();
     weights.array().colwise() *= (total != T(0)).select(total.inverse(), T(0)); // NaN stays
-    return (weights.array() < std::numeric_limits<T>::min()).select(T(0), weights);
+    weights = (weights.array() < std::numeric_limits<T>::min()).select(T(0), weights);
+    return weights;
 }
 
 } // namespace

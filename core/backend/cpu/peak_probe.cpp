@@ -108,12 +108,11 @@ double processCpuSeconds() {
 }
 
 PeakRate measurePeak() {
-    const kernels::KernelTable& chosen = kernels::cpuKernels();
 #if defined(__x86_64__)
+    const kernels::KernelTable& chosen = kernels::cpuKernels();
     if (chosen.vectorBits >= 512) return probe(fmaChains512, 16, 512);
     if (chosen.vectorBits >= 256 && chosen.fma) return probe(fmaChains256, 8, 256);
 #endif
-    (void)chosen;
     return probe(chains128, 4, 128); // 128-bit vectors, or wider ones without FMA: a lower bound
 }
 

@@ -6,6 +6,7 @@
 #include "core/backend/cpu/block_product.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -38,28 +39,10 @@ int forEachPacket(const T* x, int lo, int hi, int cols, T outside, F&& f) {
     return k;
 }
 
-// Added to x·log2(e), rounds it to the whole number m in the low bits of its mantissa, with the
-// exponent bias 127 added: 1.5·2^23 + 127 (for m + 127 in 1 .. 127, as m in [-126, 0] has).
-inline constexpr float kRoundWithBias = 12582912.0f + 127.0f;
-
-// exp(r) for |r| <= ln(2)/2 + a rounding: a degree-5 polynomial with p(0) = 1 (the row's
-// largest score gets the weight 1 exactly), fitted for the least largest relative error
-// (scripts/fit-exp-polynomial.py: 9.1e-8; 9.5e-8 with its coefficients rounded to float, as
-// here). Horner's scheme: five multiply-adds.
-template <class P>
-P expNearZero(const P& r) {
-    using namespace Eigen::internal;
-    P p = pmadd(pset1<P>(8.290315046906471e-3f), r, pset1<P>(4.189793020486832e-2f));
-    p = pmadd(p, r, pset1<P>(1.666763573884964e-1f));
-    p = pmadd(p, r, pset1<P>(4.999915063381195e-1f));
-    p = pmadd(p, r, pset1<P>(9.999997019767761e-1f));
-    return pmadd(p, r, pset1<P>(1.0f));
-}
-
-// 2^m, for t = kRoundWithBias + m: m + 127, the low bits of t's mantissa, moved into the exponent
-// field (the packet type is deduced: naming it as a template argument would drop its vector
-// attributes). A multiplication by it keeps a NaN whatever its payload, where adding m to the
-// exponent bits as an integer would not.
+// 2^m, for t = (1.5·2^23 + 127) + m in float: m + 127, the low bits of t's mantissa, moved into
+// the exponent field (the packet type is deduced: naming it as a template argument would drop its
+// vector attributes). A multiplication by it keeps a NaN whatever its payload, where adding m to
+// the exponent bits as an integer would not.
 template <class P>
 P powerOfTwoIn(const P& t) {
     using namespace Eigen::internal;
@@ -67,82 +50,112 @@ P powerOfTwoIn(const P& t) {
     return preinterpret<P>(plogical_shift_left<23>(preinterpret<Int>(t)));
 }
 
-// The same for double: 1.5·2^52 + 1023 (m + 1023 in 2 .. 1023 for m in [-1021, 0]).
-inline constexpr double kRoundWithBiasDouble = 6755399441055744.0 + 1023.0;
-
-// exp(r) in double for |r| <= ln(2)/2 + a rounding: the Taylor polynomial of degree 12 (its
-// remainder is below 2.4e-16 of exp(r) there), by Horner's scheme: twelve multiply-adds.
-template <class P>
-P expNearZeroDouble(const P& r) {
-    using namespace Eigen::internal;
-    P p = pset1<P>(1.0 / 479001600); // 1/12!
-    for (const double c : {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040,
-                           1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0})
-        p = pmadd(p, r, pset1<P>(c));
-    return p;
-}
-
-// 2^m in double from t = kRoundWithBiasDouble + m: its low mantissa bits moved into the exponent
-// field, which takes a 64-bit integer shift: Eigen 3.4 has none for the x86 double packets, so
-// it is the instruction set's own. Without one (AVX without AVX2), double takes Eigen's exp.
+// The same in double, t = (1.5·2^52 + 1023) + m: a 64-bit integer shift, which Eigen 3.4 has
+// for none of the x86 double packets, so it is the instruction set's own. Without one (AVX
+// without AVX2) double takes Eigen's exp.
 #if defined(__AVX512F__)
-inline constexpr bool kOwnDoubleExp = true;
-inline Eigen::internal::Packet8d powerOfTwoInDouble(const Eigen::internal::Packet8d& t) {
+inline constexpr bool kDoubleShift = true;
+inline Eigen::internal::Packet8d powerOfTwoIn(const Eigen::internal::Packet8d& t) {
     return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(t), 52));
 }
 #elif defined(__AVX2__)
-inline constexpr bool kOwnDoubleExp = true;
-inline Eigen::internal::Packet4d powerOfTwoInDouble(const Eigen::internal::Packet4d& t) {
+inline constexpr bool kDoubleShift = true;
+inline Eigen::internal::Packet4d powerOfTwoIn(const Eigen::internal::Packet4d& t) {
     return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_castpd_si256(t), 52));
 }
 #elif defined(__SSE2__) && !defined(__AVX__)
-inline constexpr bool kOwnDoubleExp = true;
-inline Eigen::internal::Packet2d powerOfTwoInDouble(const Eigen::internal::Packet2d& t) {
+inline constexpr bool kDoubleShift = true;
+inline Eigen::internal::Packet2d powerOfTwoIn(const Eigen::internal::Packet2d& t) {
     return _mm_castsi128_pd(_mm_slli_epi64(_mm_castpd_si128(t), 52));
 }
 #elif defined(__aarch64__)
-inline constexpr bool kOwnDoubleExp = true;
-inline Eigen::internal::Packet2d powerOfTwoInDouble(const Eigen::internal::Packet2d& t) {
+inline constexpr bool kDoubleShift = true;
+inline Eigen::internal::Packet2d powerOfTwoIn(const Eigen::internal::Packet2d& t) {
     return vreinterpretq_f64_s64(vshlq_n_s64(vreinterpretq_s64_f64(t), 52));
 }
 #else
-inline constexpr bool kOwnDoubleExp = false;
+inline constexpr bool kDoubleShift = false;
 #endif
+
+// The constants of the kernels' exp in each type: whether it has its own (else Eigen's); the
+// number added to x·log2(e) that rounds it to the whole number m in the low bits of its mantissa,
+// with the exponent bias added (1.5·2^p + bias, for m + bias >= 1 as m >= the floor's has); ln(2)
+// in two parts for the reduction r = x - m·hi - m·lo (Cody and Waite); and the coefficients of
+// exp(r) for |r| <= ln(2)/2 + a rounding, highest power first, with p(0) = 1 (the row's largest
+// score gets the weight 1 exactly).
+template <class T>
+struct ExpSteps;
+
+template <>
+struct ExpSteps<float> {
+    static constexpr bool own = true;
+    static constexpr float roundWithBias = 12582912.0f + 127.0f;
+    static constexpr float log2e = 1.44269504088896341f, ln2Hi = 0.693359375f,
+                           ln2Lo = -2.12194440e-4f;
+    // Degree 5, fitted for the least largest relative error (scripts/fit-exp-polynomial.py:
+    // 9.1e-8; 9.5e-8 with its coefficients rounded to float, as here).
+    static constexpr std::array<float, 6> nearZero{8.290315046906471e-3f, 4.189793020486832e-2f,
+                                                   1.666763573884964e-1f, 4.999915063381195e-1f,
+                                                   9.999997019767761e-1f, 1.0f};
+};
+
+template <>
+struct ExpSteps<double> {
+    static constexpr bool own = kDoubleShift;
+    static constexpr double roundWithBias = 6755399441055744.0 + 1023.0;
+    static constexpr double log2e = 1.4426950408889634074, ln2Hi = 6.93147180369123816490e-01,
+                            ln2Lo = 1.90821492927058770002e-10;
+    // The Taylor polynomial of degree 12: its remainder is below 2.4e-16 of exp(r) there.
+    static constexpr std::array<double, 13> nearZero{1.0 / 479001600,
+                                                     1.0 / 39916800,
+                                                     1.0 / 3628800,
+                                                     1.0 / 362880,
+                                                     1.0 / 40320,
+                                                     1.0 / 5040,
+                                                     1.0 / 720,
+                                                     1.0 / 120,
+                                                     1.0 / 24,
+                                                     1.0 / 6,
+                                                     0.5,
+                                                     1.0,
+                                                     1.0};
+};
+
+// Horner's scheme over coefficients highest power first: one multiply-add each after the first.
+template <class P, class T, std::size_t N>
+P horner(const P& r, const std::array<T, N>& coefficients) {
+    using namespace Eigen::internal;
+    P p = pset1<P>(coefficients[0]);
+    for (std::size_t i = 1; i < N; ++i)
+        p = pmadd(p, r, pset1<P>(coefficients[i]));
+    return p;
+}
 
 // exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf and below the
 // floor: never subnormal (the product with V would take the processor's slow path); NaN stays
-// NaN (it is not below the floor, and runs through). Float: x clamped at the floor (no step makes
-// a subnormal number, even for a value masked off after), m = round(x·log2(e)) by adding
-// kRoundWithBias, r = x - m·ln(2) in two steps (Cody and Waite), exp(r) by expNearZero, times 2^m
-// from that sum's bits (normal for every m >= -126 here: there exp(r) >= 1): 14 vector
-// operations, against 18 with the degree-6 polynomial it replaces. Double: the same steps with
-// its own constants and expNearZeroDouble; Eigen's exp, which it replaces, divides, and was
-// about a third of the double kernel's time outside the products.
+// NaN (it is not below the floor, and runs through). x clamped at the floor (no step makes a
+// subnormal number, even for a value masked off after), m = round(x·log2(e)) by adding
+// roundWithBias, r = x - m·ln(2) in two steps, exp(r) by the polynomial, times 2^m from that
+// sum's bits (2^m is normal for every m down to the floor's, and so is the product, about
+// exp(x) >= exp(floor)). Float: 14 vector operations, against 18 with the degree-6 polynomial it
+// replaced. Double: Eigen's exp, which it replaced, divides (float64 at n = 4096 took 12-22%
+// longer with it, three interleaved rounds on x86-64-v3 and v4).
 template <class T>
 Packet<T> expOfNonPositive(const Packet<T>& x) {
     using namespace Eigen::internal;
+    using Steps = ExpSteps<T>;
     const Packet<T> floor = pset1<Packet<T>>(kExpFloor<T>);
     const Packet<T> belowFloor = pcmp_lt(x, floor);
-    if constexpr (!std::is_same_v<T, float>) {
-        if constexpr (kOwnDoubleExp) {
-            const Packet<T> xc = pmax(x, floor); // NaN stays NaN
-            const Packet<T> bias = pset1<Packet<T>>(kRoundWithBiasDouble);
-            const Packet<T> t = pmadd(xc, pset1<Packet<T>>(1.4426950408889634074), bias);
-            const Packet<T> m = psub(t, bias); // round(x·log2(e)), exactly
-            Packet<T> r = pmadd(m, pset1<Packet<T>>(-6.93147180369123816490e-01), xc); // exact
-            r = pmadd(m, pset1<Packet<T>>(-1.90821492927058770002e-10), r);
-            return pandnot(pmul(expNearZeroDouble(r), powerOfTwoInDouble(t)), belowFloor);
-        } else {
-            return pandnot(pexp(x), belowFloor);
-        }
+    if constexpr (!Steps::own) {
+        return pandnot(pexp(x), belowFloor);
     } else {
         const Packet<T> xc = pmax(x, floor); // NaN stays NaN
-        const Packet<T> bias = pset1<Packet<T>>(kRoundWithBias);
-        const Packet<T> t = pmadd(xc, pset1<Packet<T>>(1.44269504088896341f), bias);
-        const Packet<T> m = psub(t, bias); // round(x·log2(e)), exactly
-        Packet<T> r = pmadd(m, pset1<Packet<T>>(-0.693359375f), xc);
-        r = pmadd(m, pset1<Packet<T>>(2.12194440e-4f), r);
-        return pandnot(pmul(expNearZero(r), powerOfTwoIn(t)), belowFloor);
+        const Packet<T> bias = pset1<Packet<T>>(Steps::roundWithBias);
+        const Packet<T> t = pmadd(xc, pset1<Packet<T>>(Steps::log2e), bias);
+        const Packet<T> m = psub(t, bias);                           // round(x·log2(e)), exactly
+        Packet<T> r = pmadd(m, pset1<Packet<T>>(-Steps::ln2Hi), xc); // exact
+        r = pmadd(m, pset1<Packet<T>>(-Steps::ln2Lo), r);
+        return pandnot(pmul(horner(r, Steps::nearZero), powerOfTwoIn(t)), belowFloor);
     }
 }
 
