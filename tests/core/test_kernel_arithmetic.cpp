@@ -145,6 +145,21 @@ private slots:
             checkSoftmaxExp<double>(std::bit_cast<double>(0x7ff80000000001ffull));
     }
 
+    // The online softmax's shift over one tile's column: from none (-inf), the column's largest
+    // score, with nothing rescaled; kept for a score up to kShiftSlack above it (whose weight is
+    // then above 1); moved once, to the largest score from the first packet with a score past the
+    // slack on, with the weights before it, the sum and the caller's sums rescaled by
+    // exp(old - new). Each weight is exp(score - final shift), 0 where that is below the smallest
+    // normal number (a weight the move takes there, too).
+    void softmaxShiftMovesOnlyPastTheSlack_data() { softmaxExpIsExpWithoutSubnormals_data(); }
+    void softmaxShiftMovesOnlyPastTheSlack() {
+        QFETCH(bool, single);
+        if (single)
+            checkShiftMoves<float>();
+        else
+            checkShiftMoves<double>();
+    }
+
     // The projections' product in blocks of rows and columns fixed by the shape: a long, narrow
     // product (three row blocks, two column blocks) has the same bits on one thread as on two,
     // and is a·b.
@@ -166,6 +181,61 @@ private slots:
     }
 
 private:
+    // expAndSum over keys [0, hi) of x at a shift no score is above: the sum of what it stored.
+    template <class T>
+    static T expAndSumAt(std::vector<T>& x, int cols, T shift, int hi = -1) {
+        Packet<T> sum = Eigen::internal::pset1<Packet<T>>(T(0));
+        T moved = shift;
+        bool rescaled = false;
+        expAndSum(x.data(), 0, hi < 0 ? cols : hi, cols, moved, sum, [&](T) { rescaled = true; });
+        if (rescaled || moved != shift) QTest::qFail("the shift moved", __FILE__, __LINE__);
+        return Eigen::internal::predux(sum);
+    }
+
+    template <class T>
+    static void checkShiftMoves() {
+        constexpr int L = kLanes<T>;
+        constexpr T minusInf = -std::numeric_limits<T>::infinity();
+        const int cols = 8 * L + 3;
+        std::vector<T> scores(std::size_t(paddedToLanes<T>(cols)), T(0));
+        for (int k = 0; k < cols; ++k)
+            scores[std::size_t(k)] = T(-0.25) * T(k % 7);
+        scores[1] = T(-80);                     // exp(-80) is normal in float, exp(-111) not
+        scores[std::size_t(L + 2)] = T(5);      // within the slack of the shift 0
+        scores[std::size_t(4 * L + 1)] = T(30); // past it: the shift moves ...
+        scores[std::size_t(6 * L + 5)] = T(31); // ... to the largest score from there on
+        for (const T start : {T(0), minusInf}) {
+            std::vector<T> x = scores;
+            T shift = start;
+            Packet<T> sum = Eigen::internal::pset1<Packet<T>>(T(0));
+            int moves = 0;
+            T told = 0;
+            expAndSum(x.data(), 0, cols, cols, shift, sum, [&](T factor) {
+                ++moves;
+                told = factor;
+            });
+            QCOMPARE(shift, T(31));
+            QCOMPARE(moves, start == minusInf ? 0 : 1);
+            if (moves == 1)
+                QVERIFY(std::abs(told - std::exp(T(-31))) <=
+                        std::numeric_limits<T>::epsilon() * std::exp(T(-31)));
+            long double stored = 0;
+            for (int k = 0; k < cols; ++k) {
+                const long double exact = std::exp((long double)scores[std::size_t(k)] - 31.0L);
+                const T got = x[std::size_t(k)];
+                const QString where = QString("key %1: %2").arg(k).arg(double(got));
+                if (exact < std::numeric_limits<T>::min() || exact < std::exp(kExpFloor<T>))
+                    QVERIFY2(got == T(0), qPrintable(where));
+                else
+                    QVERIFY2(std::abs(got - exact) <=
+                                 4.0L * exact * std::numeric_limits<T>::epsilon(),
+                             qPrintable(where));
+                stored += got;
+            }
+            QVERIFY(std::abs(Eigen::internal::predux(sum) - stored) <= 1e-6L * stored);
+        }
+    }
+
     // `payloadNaN`: a NaN with low payload bits set (an integer add to the exponent bits would
     // turn it into a number).
     template <class T>
@@ -182,7 +252,7 @@ private:
         x[11] = std::numeric_limits<T>::quiet_NaN();
         x[12] = payloadNaN;
         const std::vector<T> scores = x;
-        const T sum = expAndSum(x.data(), 0, cols, cols, shift);
+        const T sum = expAndSumAt(x, cols, shift);
         long double stored = 0;
         for (int k = 0; k < cols; ++k) {
             const auto i = std::size_t(k);
@@ -201,13 +271,13 @@ private:
                      qPrintable(QString("exp(%1) = %2").arg(double(arg)).arg(double(got))));
             stored += got;
         }
-        QCOMPARE(expAndSum(x.data(), 0, 0, cols, shift), T(0)); // no keys: all zero
+        QCOMPARE(expAndSumAt(x, cols, shift, 0), T(0)); // no keys: all zero
         QVERIFY(std::all_of(x.begin(), x.begin() + cols, [](T v) { return v == T(0); }));
         QVERIFY(std::isnan(sum));  // the NaN reaches the row's sum
         std::vector<T> y = scores; // the same column with a finite score for the NaN
         y[11] = shift - T(1);
         y[12] = shift - T(2);
-        const T clean = expAndSum(y.data(), 0, cols, cols, shift);
+        const T clean = expAndSumAt(y, cols, shift);
         const long double expected = stored + std::exp(-1.0L) + std::exp(-2.0L);
         QVERIFY(std::abs(clean - expected) <= 1e-5L * clean);
     }

@@ -37,32 +37,23 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     const PackedValues<T>& values = packed.values;
     Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query
     Column<T> total = Column<T>::Zero(rows);                // Σ w
-    Column<T> runMax = Column<T>::Constant(rows, minusInf);
-    Column<T> newMax(rows);
+    // Softmax: Σ w as one packet per query (reduced once, at the end), and each query's shift.
+    Matrix<T> sums = Matrix<T>::Zero(kLanes<T>, rows);
+    Column<T> shift = Column<T>::Constant(rows, minusInf);
     BoolColumn seen = BoolColumn::Constant(rows, false);
     for (int kb = 0; kb < job.grid.tileCols; ++kb) {
         auto tile = scores.fill(kb, seen);
         if (tile.rows() == 0) continue;
-        if (job.kind == MixerSpec::Kind::Softmax) { // running max, rescaling what came before
+        if (job.kind == MixerSpec::Kind::Softmax) {
             const int cols = int(tile.rows());
-            // Every query's maximum first (one contiguous column each), so that no exp pass
-            // waits on the reduction of its own maximum.
             for (int i = 0; i < rows; ++i) {
                 const auto [lo, hi] = scores.liveKeys(i);
-                newMax(i) = std::max(runMax(i), liveMax(scores.column(i), lo, hi, cols));
+                T* const packet = sums.col(i).data();
+                Packet<T> sum = Eigen::internal::ploadu<Packet<T>>(packet);
+                expAndSum(scores.column(i), lo, hi, cols, shift(i), sum,
+                          [&](T factor) { acc.col(i) *= factor; });
+                Eigen::internal::pstoreu(packet, sum);
             }
-            for (int i = 0; i < rows; ++i) {
-                const auto [lo, hi] = scores.liveKeys(i);
-                const T rescale =
-                    runningRescale(runMax(i), newMax(i)); // the sums so far, at newMax
-                if (rescale != T(1)) { // most tiles after the first few leave the maximum
-                    acc.col(i) *= rescale;
-                    total(i) *= rescale;
-                }
-                const T shift = newMax(i) == minusInf ? T(0) : newMax(i);
-                total(i) += expAndSum(scores.column(i), lo, hi, cols, shift);
-            }
-            runMax = newMax;
         } else {
             total += tile.colwise().sum().transpose().array();
         }
@@ -77,6 +68,7 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
                              acc.data() + Eigen::Index(r) * values.stride(), values.stride());
         }
     }
+    if (job.kind == MixerSpec::Kind::Softmax) total = sums.colwise().sum().transpose();
     if (job.kind != MixerSpec::Kind::Raw)
         acc.array().rowwise() *= seen.select(total.inverse(), T(0)).transpose();
     copyTransposed(values.width(), rows, acc.data(), acc.outerStride(),

@@ -1,5 +1,6 @@
 // The fused, tiled CPU attention kernel for float and double: query blocks x key blocks with an
-// online softmax (running max and sum, rescaled), block products through Eigen, empty tiles of
+// online softmax (a running shift and sum per query, rescaled only when a score rises past the
+// shift by a slack: softmax_column.h), register-blocked block products, empty tiles of
 // the mask skipped and the element mask applied only to partial tiles. Work is spread over
 // heads x query blocks (one level of threads, never nested). No n x n matrix is formed: memory
 // is O(n·p) plus one query block x key block tile per thread.

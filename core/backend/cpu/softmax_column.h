@@ -131,8 +131,8 @@ P horner(const P& r, const std::array<T, N>& coefficients) {
     return p;
 }
 
-// exp(x) for x <= 0 (a score minus the row's maximum), exactly 0 for x = -inf and below the
-// floor: never subnormal (the product with V would take the processor's slow path); NaN stays
+// exp(x) for x <= kShiftSlack (a score minus its query's shift), exactly 0 for x = -inf and below
+// the floor: never subnormal (the product with V would take the processor's slow path); NaN stays
 // NaN (it is not below the floor, and runs through). x clamped at the floor (no step makes a
 // subnormal number, even for a value masked off after), m = round(x·log2(e)) by adding
 // roundWithBias, r = x - m·ln(2) in two steps, exp(r) by the polynomial, times 2^m from that
@@ -141,7 +141,7 @@ P horner(const P& r, const std::array<T, N>& coefficients) {
 // replaced. Double: Eigen's exp, which it replaced, divides (float64 at n = 4096 took 12-22%
 // longer with it, three interleaved rounds on x86-64-v3 and v4).
 template <class T>
-Packet<T> expOfNonPositive(const Packet<T>& x) {
+Packet<T> expOfScore(const Packet<T>& x) {
     using namespace Eigen::internal;
     using Steps = ExpSteps<T>;
     const Packet<T> floor = pset1<Packet<T>>(kExpFloor<T>);
@@ -159,6 +159,41 @@ Packet<T> expOfNonPositive(const Packet<T>& x) {
     }
 }
 
+// Whether a lane of v is above the same lane of limit (false for NaN): float through Eigen's
+// predux_any, double through the instruction set's own compare to a mask, where Eigen 3.4 has
+// only a generic predux_any that adds the lanes.
+template <class P>
+bool anyAbove(const P& v, const P& limit) {
+    return Eigen::internal::predux_any(Eigen::internal::pcmp_lt(limit, v));
+}
+#if defined(__AVX512F__)
+inline bool anyAbove(const Eigen::internal::Packet8d& v, const Eigen::internal::Packet8d& limit) {
+    return _mm512_cmp_pd_mask(limit, v, _CMP_LT_OQ) != 0;
+}
+#endif
+#if defined(__AVX__)
+inline bool anyAbove(const Eigen::internal::Packet4d& v, const Eigen::internal::Packet4d& limit) {
+    return _mm256_movemask_pd(_mm256_cmp_pd(limit, v, _CMP_LT_OQ)) != 0;
+}
+#elif defined(__SSE2__)
+inline bool anyAbove(const Eigen::internal::Packet2d& v, const Eigen::internal::Packet2d& limit) {
+    return _mm_movemask_pd(_mm_cmplt_pd(limit, v)) != 0;
+}
+#endif
+
+// x[0 .. count) *= factor, where count is whole packets, with each product below the smallest
+// normal number set to 0 (a weight exp(x - shift) moved to a higher shift).
+template <class T>
+void scaleWithoutSubnormals(T* x, int count, T factor) {
+    using namespace Eigen::internal;
+    const Packet<T> by = pset1<Packet<T>>(factor),
+                    smallest = pset1<Packet<T>>(std::numeric_limits<T>::min());
+    for (int k = 0; k < count; k += kLanes<T>) {
+        const Packet<T> p = pmul(ploadu<Packet<T>>(x + k), by);
+        pstoreu(x + k, pandnot(p, pcmp_lt(p, smallest)));
+    }
+}
+
 } // namespace softmax_column_detail
 
 /// The largest score among x[lo .. hi) (-inf when none): every entry outside it is -inf, so
@@ -173,30 +208,6 @@ T liveMax(const T* x, int lo, int hi, int cols) {
     return lo < hi ? predux_max(top) : minusInf;
 }
 
-/// x[k] = exp(x[k] - shift) for the keys in [0, cols), exactly 0 where x[k] is -inf (Eigen's
-/// vectorised exp(-inf), which double takes only without its own (AVX without AVX2), is not
-/// always 0: with AVX2 it is a subnormal, so a blocked key would get a tiny weight, and the
-/// product with V the processor's slow subnormal path, 4x slower on an AVX-512 Xeon), and also
-/// where it is below kExpFloor; returns their sum.
-/// Only whole packets over [lo, hi) are computed (inside select, or at the ends of an unaligned
-/// segment, Eigen's exp calls libm's scalar expf); the rest of [0, cols) is set to 0.
-template <class T>
-T expAndSum(T* x, int lo, int hi, int cols, T shift) {
-    using namespace Eigen::internal;
-    const Packet<T> by = pset1<Packet<T>>(shift);
-    Packet<T> sum = pset1<Packet<T>>(T(0));
-    const int k = softmax_column_detail::forEachPacket(
-        x, lo, hi, cols, -std::numeric_limits<T>::infinity(), [&](int at, const Packet<T>& v) {
-            const Packet<T> e = softmax_column_detail::expOfNonPositive<T>(psub(v, by));
-            pstoreu(x + at, e);
-            sum = padd(sum, e);
-        });
-    const int from = lo / kLanes<T> * kLanes<T>;
-    std::fill(x, x + from, T(0));
-    if (k < cols) std::fill(x + k, x + cols, T(0));
-    return predux(sum);
-}
-
 /// What the running sums of a query so far are multiplied by when its maximum moves from `before`
 /// to `after`: 0 where there was nothing before (-inf) or exp(before - after) is below the floor,
 /// exactly 1 (without calling exp) where the maximum did not move.
@@ -206,6 +217,51 @@ T runningRescale(T before, T after) {
     if (before == after) return T(1);
     const T drop = before - after;
     return drop < kExpFloor<T> ? T(0) : std::exp(drop);
+}
+
+/// How far a score may rise above the shift its query's weights are taken at (the largest score of
+/// the tiles before) before the shift moves: weights up to e^8, far from overflowing even summed
+/// over millions of keys. Most tiles after a query's first then leave its shift where it is, with
+/// no pass for their maximum and nothing rescaled.
+template <class T>
+inline constexpr T kShiftSlack = T(8);
+
+/// One tile of a query's online softmax. x[k] = exp(x[k] - shift) for the keys in [0, cols),
+/// added to the packet `sum`; exactly 0 where x[k] is -inf (Eigen's vectorised exp(-inf), which
+/// double takes only without its own (AVX without AVX2), is not always 0: with AVX2 it is a
+/// subnormal, so a blocked key would get a tiny weight, and the product with V the processor's slow
+/// subnormal path, 4x slower on an AVX-512 Xeon), and also where it is below kExpFloor.
+/// `shift` is carried from the query's earlier tiles; -inf (none yet) takes this tile's maximum.
+/// A packet with a score above shift + kShiftSlack moves the shift to the largest score from
+/// there on: the weights already written, `sum` and what the caller holds (`rescale(factor)`) are
+/// multiplied by exp(old shift - new shift), each product below the smallest normal number 0.
+/// Only whole packets over [lo, hi) are computed; the rest of [0, cols) is set to 0.
+template <class T, class Rescale>
+void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale&& rescale) {
+    using namespace Eigen::internal;
+    using namespace softmax_column_detail;
+    constexpr T minusInf = -std::numeric_limits<T>::infinity();
+    if (shift == minusInf) shift = liveMax(x, lo, hi, cols);
+    // With no score yet (all -inf), every weight is exp(-inf) = 0 and no score is above the limit.
+    Packet<T> by = pset1<Packet<T>>(shift == minusInf ? T(0) : shift),
+              limit = pset1<Packet<T>>(shift + kShiftSlack<T>);
+    const int from = lo / kLanes<T> * kLanes<T>;
+    const int k = forEachPacket(x, lo, hi, cols, minusInf, [&](int at, const Packet<T>& v) {
+        if (anyAbove(v, limit)) [[unlikely]] {
+            const T raised = liveMax(x, at, hi, cols), factor = runningRescale(shift, raised);
+            scaleWithoutSubnormals(x + from, at - from, factor);
+            sum = pmul(sum, pset1<Packet<T>>(factor));
+            rescale(factor);
+            shift = raised;
+            by = pset1<Packet<T>>(raised);
+            limit = pset1<Packet<T>>(raised + kShiftSlack<T>);
+        }
+        const Packet<T> e = expOfScore<T>(psub(v, by));
+        pstoreu(x + at, e);
+        sum = padd(sum, e);
+    });
+    std::fill(x, x + from, T(0));
+    if (k < cols) std::fill(x + k, x + cols, T(0));
 }
 
 } // namespace attnlab::kernels
