@@ -19,12 +19,13 @@ struct Job {
     const BlockClassification& grid;
 };
 
-// One head's queries (scaled), keys and values, packed once for all its query blocks.
+// One head's keys and values, packed once for all its query blocks (each block packs its own
+// queries), and the scale its queries are packed with.
 template <class T>
 struct PackedHead {
-    PackedRows<T> queries;
     PackedKeys<T> keys;
     PackedValues<T> values;
+    T queryScale;
 };
 
 // The rows of one query block of one head's output; marks the rows that saw an allowed key.
@@ -32,7 +33,7 @@ template <class T>
 void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
                       int block, Matrix<T>& out, BoolColumn* seenRows) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
-    ScoreTiles<T> scores(job.kind, job.mask, job.grid, head, packed.keys, packed.queries, block);
+    ScoreTiles<T> scores(job.kind, job.mask, job.grid, head, packed.keys, packed.queryScale, block);
     const int rows = scores.rows();
     const PackedValues<T>& values = packed.values;
     Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query
@@ -114,8 +115,7 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     std::vector<PackedHead<T>> packed;
     if (count > 0) // else every block is reused
         for (const HeadInputs<T>& h : heads)
-            packed.push_back({PackedRows<T>(*h.q, scale), PackedKeys<T>(*h.k, grid.colTile),
-                              PackedValues<T>(*h.v)});
+            packed.push_back({PackedKeys<T>(*h.k, grid.colTile), PackedValues<T>(*h.v), scale});
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /

@@ -1,9 +1,9 @@
-// Inside the kernels: one head's queries, keys and values laid out once for the block product
-// (block_product.h), before its query blocks are spread over the threads. The keys of each key
-// block as a depth x keys panel, the values as one tokens x features panel (the B of the two
-// products, in strips: block_product.h's Panel), the queries (scaled) as one row of each token
-// (the A of the score product); all padded with zeros to whole vectors, packed on the kernels'
-// threads.
+// Inside the kernels: one head's keys and values laid out once for the block product
+// (block_product.h), before its query blocks are spread over the threads, and a query block's
+// queries laid out by its own task. The keys of each key block as a depth x keys panel, the values
+// as one tokens x features panel (the B of the two products, in strips: block_product.h's Panel),
+// the queries (scaled) as one row of each token (the A of the score product); all padded with
+// zeros to whole vectors. Keys and values are packed on the kernels' threads.
 #pragma once
 
 #include "core/backend/cpu/block_product.h"
@@ -103,12 +103,13 @@ private:
     Vector<T> values_;
 };
 
-/// A matrix's rows (the queries), each contiguous and padded with zeros to whole vectors, times a
-/// scale (the queries carry the mixer's): the A of the score product.
+/// A matrix's rows (a query block's queries), each contiguous and padded with zeros to whole
+/// vectors, times a scale (the queries carry the mixer's): the A of the score product.
 template <class T>
 class PackedRows {
 public:
-    explicit PackedRows(const Matrix<T>& m, T scale = T(1))
+    explicit PackedRows(const Eigen::Ref<const Matrix<T>, 0, Eigen::OuterStride<>>& m,
+                        T scale = T(1))
         : width_(int(m.cols())), rowsT_(paddedToLanes<T>(width_), m.rows()) {
         parallelFor((m.rows() + kPackRows - 1) / kPackRows,
                     [&](long task) {

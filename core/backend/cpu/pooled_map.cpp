@@ -57,11 +57,10 @@ namespace {
 // covers whole pooled rows, so blocks never share a cell).
 template <class T>
 void poolQueryBlock(MixerSpec::Kind kind, const MaskSpec& mask, const BlockClassification& grid,
-                    const HeadInputs<T>& head, const PackedKeys<T>& keys,
-                    const PackedRows<T>& queries, int block, Eigen::Index bh, Eigen::Index bw,
-                    Matrix<T>& pooled) {
+                    const HeadInputs<T>& head, const PackedKeys<T>& keys, T queryScale, int block,
+                    Eigen::Index bh, Eigen::Index bw, Matrix<T>& pooled) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
-    ScoreTiles<T> scores(kind, mask, grid, head, keys, queries, block);
+    ScoreTiles<T> scores(kind, mask, grid, head, keys, queryScale, block);
     const int rows = scores.rows(), s0 = scores.firstRow();
     // Pass 1: the row max and sum the weights are normalised by.
     Column<T> total = Column<T>::Zero(rows), rowMax = Column<T>::Constant(rows, minusInf);
@@ -128,9 +127,9 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
     Matrix<T> pooled = Matrix<T>::Constant((n + bh - 1) / bh, (n + bw - 1) / bw,
                                            -std::numeric_limits<T>::infinity());
     const PackedKeys<T> keys(*head.k, grid.colTile);
-    const PackedRows<T> queries(*head.q, mixerScale<T>(mixer, int(head.q->cols())));
+    const T scale = mixerScale<T>(mixer, int(head.q->cols()));
     parallelFor(grid.tileRows, [&](long block) {
-        poolQueryBlock<T>(mixer.kind, mask, grid, head, keys, queries, int(block), bh, bw, pooled);
+        poolQueryBlock<T>(mixer.kind, mask, grid, head, keys, scale, int(block), bh, bw, pooled);
     });
     return pooled;
 }

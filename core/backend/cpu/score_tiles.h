@@ -25,13 +25,14 @@ class ScoreTiles {
 public:
     static constexpr T minusInf = -std::numeric_limits<T>::infinity();
 
-    /// `keys`: the head's keys packed in the grid's key blocks; `queries`: its queries packed
-    /// as rows, times the mixer's scale.
+    /// `keys`: the head's keys packed in the grid's key blocks; `queryScale`: the mixer's scale,
+    /// which the block's queries are packed with (here, on the calling thread: a query block's
+    /// rows, read once).
     ScoreTiles(MixerSpec::Kind kind, const MaskSpec& mask, const BlockClassification& grid,
-               const HeadInputs<T>& head, const PackedKeys<T>& keys, const PackedRows<T>& queries,
-               int block)
-        : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), queries_(queries),
-          block_(block), s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
+               const HeadInputs<T>& head, const PackedKeys<T>& keys, T queryScale, int block)
+        : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), block_(block),
+          s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
+          queries_(head.q->middleRows(s0_, rows_), queryScale),
           scratch_(Matrix<T>::Zero(keys.stride(), rows_)) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
@@ -67,7 +68,7 @@ public:
             const auto [lo, hi] = liveKeys(r, count);
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
             if (lo < hi && from < to)
-                blockProduct(false, count, keys_.depth(), queries_.row(s0_ + r), queries_.stride(),
+                blockProduct(false, count, keys_.depth(), queries_.row(r), queries_.stride(),
                              keys_.block(kb), 0, from / kLanes<T>, to / kLanes<T>, column(r) + from,
                              keys_.stride());
         }
@@ -140,8 +141,8 @@ private:
     const BlockClassification& grid_;
     const HeadInputs<T>& head_;
     const PackedKeys<T>& keys_;
-    const PackedRows<T>& queries_;
     int block_, s0_, rows_;
+    PackedRows<T> queries_;                     // the block's queries, scaled
     Matrix<T> scratch_;                         // padded keys x queries
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
