@@ -70,10 +70,12 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
         }
     }
     if (job.kind == MixerSpec::Kind::Softmax) total = sums.colwise().sum().transpose();
-    if (job.kind != MixerSpec::Kind::Raw)
-        acc.array().rowwise() *= seen.select(total.inverse(), T(0)).transpose();
+    // Normalised on the way out: Σ w·V / Σ w, 0 for a query with no allowed key.
+    const Column<T> norm = job.kind == MixerSpec::Kind::Raw
+                               ? Column<T>::Ones(rows)
+                               : Column<T>(seen.select(total.inverse(), T(0)));
     copyTransposed(values.width(), rows, acc.data(), acc.outerStride(),
-                   out.data() + scores.firstRow(), out.outerStride());
+                   out.data() + scores.firstRow(), out.outerStride(), T(1), norm.data());
     if (seenRows) seenRows->segment(scores.firstRow(), rows) = seen;
 }
 

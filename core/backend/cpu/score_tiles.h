@@ -32,8 +32,7 @@ public:
                const HeadInputs<T>& head, const PackedKeys<T>& keys, T queryScale, int block)
         : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), block_(block),
           s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
-          queries_(head.q->middleRows(s0_, rows_), queryScale),
-          scratch_(Matrix<T>::Zero(keys.stride(), rows_)) {
+          queries_(head.q->middleRows(s0_, rows_), queryScale), scratch_(keys.stride(), rows_) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
     }
@@ -142,8 +141,8 @@ private:
     const HeadInputs<T>& head_;
     const PackedKeys<T>& keys_;
     int block_, s0_, rows_;
-    PackedRows<T> queries_;                     // the block's queries, scaled
-    Matrix<T> scratch_;                         // padded keys x queries
+    PackedRows<T> queries_; // the block's queries, scaled
+    Matrix<T> scratch_;     // padded keys x queries; a non-empty tile writes all of its keys
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
     std::vector<std::pair<int, int>> live_; // liveKeys of each query in the last tile
