@@ -91,18 +91,22 @@ void withCount(int count, F&& f) {
     }
 }
 
-// Every row of C for one strip of V vectors of its columns.
+// Every row of C for one strip of V vectors of its columns: tiles of kTileRows rows, and the last
+// rows in one or two tiles of about half as many each rather than a tile of one or two rows (one
+// or two broadcasts per V multiply-adds: bound by the loads; 128 rows were 21 x 6 + 2).
 template <class T, int V>
 void strip(bool accumulate, int rows, int depth, const T* a, long lda, const T* b, long ldb, T* c,
            long ldc) {
+    const auto tile = [&](int r, auto count) {
+        registerTile<T, decltype(count)::value, V>(accumulate, depth, a + r * lda, lda, b, ldb,
+                                                   c + r * ldc, ldc);
+    };
     int r = 0;
-    for (; r + kTileRows <= rows; r += kTileRows)
-        registerTile<T, kTileRows, V>(accumulate, depth, a + r * lda, lda, b, ldb, c + r * ldc,
-                                      ldc);
-    withCount<kTileRows - 1>(rows - r, [&](auto left) {
-        registerTile<T, decltype(left)::value, V>(accumulate, depth, a + r * lda, lda, b, ldb,
-                                                  c + r * ldc, ldc);
-    });
+    for (; rows - r >= 2 * kTileRows; r += kTileRows)
+        tile(r, std::integral_constant<int, kTileRows>());
+    const int last = rows - r, first = last > kTileRows ? last / 2 : last; // last < 2 kTileRows
+    withCount<kTileRows>(first, [&](auto count) { tile(r, count); });
+    withCount<kTileRows>(last - first, [&](auto count) { tile(r + first, count); });
 }
 
 } // namespace block_product_detail
