@@ -147,10 +147,10 @@ private slots:
 
     // The online softmax's shift over one tile's column: from none (-inf), the column's largest
     // score, with nothing rescaled; kept for a score up to kShiftSlack above it (whose weight is
-    // then above 1); moved once, to the largest score from the first packet with a score past the
-    // slack on, with the weights before it, the sum and the caller's sums rescaled by
-    // exp(old - new). Each weight is exp(score - final shift), 0 where that is below the smallest
-    // normal number (a weight the move takes there, too).
+    // then above 1: e^5 at 5 above), moved by one 8.5 above; moved once, to the largest score from
+    // the first packet with a score past the slack on, with the weights before it, the sum and the
+    // caller's sums rescaled by exp(old - new). Each weight is exp(score - final shift), 0 where
+    // that is below the smallest normal number (a weight the move takes there, too).
     void softmaxShiftMovesOnlyPastTheSlack_data() { softmaxExpIsExpWithoutSubnormals_data(); }
     void softmaxShiftMovesOnlyPastTheSlack() {
         QFETCH(bool, single);
@@ -217,8 +217,8 @@ private:
             QCOMPARE(shift, T(31));
             QCOMPARE(moves, start == minusInf ? 0 : 1);
             if (moves == 1)
-                QVERIFY(std::abs(told - std::exp(T(-31))) <=
-                        std::numeric_limits<T>::epsilon() * std::exp(T(-31)));
+                QVERIFY(std::abs(told - std::exp(-31.0L)) <=
+                        2.0L * std::numeric_limits<T>::epsilon() * std::exp(-31.0L));
             long double stored = 0;
             for (int k = 0; k < cols; ++k) {
                 const long double exact = std::exp((long double)scores[std::size_t(k)] - 31.0L);
@@ -233,6 +233,24 @@ private:
                 stored += got;
             }
             QVERIFY(std::abs(Eigen::internal::predux(sum) - stored) <= 1e-6L * stored);
+        }
+        // Within the slack: without the 30 and 31 the shift 0 stays, and the 5 weighs e^5; a
+        // score just past the slack moves it.
+        std::vector<T> within = scores;
+        within[std::size_t(4 * L + 1)] = within[std::size_t(6 * L + 5)] = T(0);
+        for (const T top : {T(5), T(8.5)}) {
+            std::vector<T> x = within;
+            x[std::size_t(L + 2)] = top;
+            T shift = 0;
+            Packet<T> sum = Eigen::internal::pset1<Packet<T>>(T(0));
+            int moves = 0;
+            expAndSum(x.data(), 0, cols, cols, shift, sum, [&](T) { ++moves; });
+            const bool past = top > T(8); // the slack, kShiftSlack
+            QCOMPARE(moves, past ? 1 : 0);
+            QCOMPARE(shift, past ? top : T(0));
+            const long double weight = std::exp((long double)top - (long double)shift);
+            QVERIFY(std::abs(x[std::size_t(L + 2)] - weight) <=
+                    2.0L * weight * std::numeric_limits<T>::epsilon());
         }
     }
 

@@ -92,8 +92,9 @@ void withCount(int count, F&& f) {
 }
 
 // Every row of C for one strip of V vectors of its columns: tiles of kTileRows rows, and the last
-// rows in one or two tiles of about half as many each rather than a tile of one or two rows (one
-// or two broadcasts per V multiply-adds: bound by the loads; 128 rows were 21 x 6 + 2).
+// rows in one or two tiles of about half as many each rather than a tile of one or two rows after
+// the whole ones (one or two broadcasts per V multiply-adds: bound by the loads; 128 rows were
+// 21 x 6 + 2). A call of one or two rows is still one such tile.
 template <class T, int V>
 void strip(bool accumulate, int rows, int depth, const T* a, long lda, const T* b, long ldb, T* c,
            long ldc) {

@@ -66,10 +66,18 @@ public:
             const int count = std::min(rowGroup(), rows_ - r);
             const auto [lo, hi] = liveKeys(r, count);
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
-            if (lo < hi && from < to)
+            const bool computed = lo < hi && from < to;
+            if (computed)
                 blockProduct(false, count, keys_.depth(), queries_.row(r), queries_.stride(),
                              keys_.block(kb), 0, from / kLanes<T>, to / kLanes<T>, column(r) + from,
                              keys_.stride());
+            // The keys no query of the group may see: defined (blocked below) before the bias
+            // and softmax_like's step read them.
+            for (int i = r; i < r + count; ++i) {
+                T* const scores = column(i);
+                std::fill(scores, scores + (computed ? std::min(from, cols) : cols), T(0));
+                if (computed && to < cols) std::fill(scores + to, scores + cols, T(0));
+            }
         }
         if (head_.bias) addBias(tile, *head_.bias, t0);
         if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
@@ -142,7 +150,7 @@ private:
     const PackedKeys<T>& keys_;
     int block_, s0_, rows_;
     PackedRows<T> queries_; // the block's queries, scaled
-    Matrix<T> scratch_;     // padded keys x queries; a non-empty tile writes all of its keys
+    Matrix<T> scratch_;     // padded keys x queries; fill writes every key of a non-empty tile
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
     std::vector<std::pair<int, int>> live_; // liveKeys of each query in the last tile

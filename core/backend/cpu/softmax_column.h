@@ -81,8 +81,8 @@ inline constexpr bool kDoubleShift = false;
 // number added to x·log2(e) that rounds it to the whole number m in the low bits of its mantissa,
 // with the exponent bias added (1.5·2^p + bias, for m + bias >= 1 as m >= the floor's has); ln(2)
 // in two parts for the reduction r = x - m·hi - m·lo (Cody and Waite); and the coefficients of
-// exp(r) for |r| <= ln(2)/2 + a rounding, highest power first, with p(0) = 1 (the row's largest
-// score gets the weight 1 exactly).
+// exp(r) for |r| <= ln(2)/2 + a rounding, highest power first, with p(0) = 1 (a score equal to its
+// query's shift gets the weight 1 exactly).
 template <class T>
 struct ExpSteps;
 
@@ -131,7 +131,8 @@ P horner(const P& r, const std::array<T, N>& coefficients) {
     return p;
 }
 
-// exp(x) for x <= kShiftSlack (a score minus its query's shift), exactly 0 for x = -inf and below
+// exp(x) for x up to a little above kShiftSlack (a score minus its query's shift; the 2^m step
+// holds up to m = 127), exactly 0 for x = -inf and below
 // the floor: never subnormal (the product with V would take the processor's slow path); NaN stays
 // NaN (it is not below the floor, and runs through). x clamped at the floor (no step makes a
 // subnormal number, even for a value masked off after), m = round(x·log2(e)) by adding
@@ -219,10 +220,10 @@ T runningRescale(T before, T after) {
     return drop < kExpFloor<T> ? T(0) : std::exp(drop);
 }
 
-/// How far a score may rise above the shift its query's weights are taken at (the largest score of
-/// the tiles before) before the shift moves: weights up to e^8, far from overflowing even summed
-/// over millions of keys. Most tiles after a query's first then leave its shift where it is, with
-/// no pass for their maximum and nothing rescaled.
+/// How far a score may rise above the shift its query's weights are taken at (its largest score
+/// when the shift last moved) before the shift moves again: weights up to e^8, far from overflowing
+/// even summed over millions of keys. Most tiles after a query's first then leave its shift where
+/// it is, with no pass for their maximum and nothing rescaled.
 template <class T>
 inline constexpr T kShiftSlack = T(8);
 
