@@ -111,15 +111,10 @@ public:
     explicit PackedRows(const Eigen::Ref<const Matrix<T>, 0, Eigen::OuterStride<>>& m,
                         T scale = T(1))
         : width_(int(m.cols())), rowsT_(paddedToLanes<T>(width_), m.rows()) {
-        parallelFor((m.rows() + kPackRows - 1) / kPackRows,
-                    [&](long task) {
-                        const long t0 = task * kPackRows,
-                                   rows = std::min(kPackRows, long(m.rows()) - t0);
-                        copyTransposed(int(rows), width_, m.data() + t0, m.outerStride(),
-                                       rowsT_.data() + t0 * stride(), stride(), scale);
-                        rowsT_.block(width_, t0, rowsT_.rows() - width_, rows).setZero();
-                    },
-                    double(m.rows()) * width_ * kPackWork);
+        // On the calling thread: a query block's task packs its own.
+        copyTransposed(int(m.rows()), width_, m.data(), m.outerStride(), rowsT_.data(), stride(),
+                       scale);
+        rowsT_.bottomRows(rowsT_.rows() - width_).setZero();
     }
     /// Row t at row(t)[0..width()), zeros up to stride().
     const T* row(int t) const { return rowsT_.data() + Eigen::Index(t) * stride(); }

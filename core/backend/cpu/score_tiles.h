@@ -71,11 +71,12 @@ public:
                 blockProduct(false, count, keys_.depth(), queries_.row(r), queries_.stride(),
                              keys_.block(kb), 0, from / kLanes<T>, to / kLanes<T>, column(r) + from,
                              keys_.stride());
+            if (!restricted_) continue; // the product covered every key
             // The keys no query of the group may see: defined (blocked below) before the bias
             // and softmax_like's step read them.
             for (int i = r; i < r + count; ++i) {
                 T* const scores = column(i);
-                std::fill(scores, scores + (computed ? std::min(from, cols) : cols), T(0));
+                std::fill(scores, scores + (computed ? from : cols), T(0));
                 if (computed && to < cols) std::fill(scores + to, scores + cols, T(0));
             }
         }

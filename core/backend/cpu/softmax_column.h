@@ -209,17 +209,6 @@ T liveMax(const T* x, int lo, int hi, int cols) {
     return lo < hi ? predux_max(top) : minusInf;
 }
 
-/// What the running sums of a query so far are multiplied by when its maximum moves from `before`
-/// to `after`: 0 where there was nothing before (-inf) or exp(before - after) is below the floor,
-/// exactly 1 (without calling exp) where the maximum did not move.
-template <class T>
-T runningRescale(T before, T after) {
-    if (before == -std::numeric_limits<T>::infinity()) return T(0);
-    if (before == after) return T(1);
-    const T drop = before - after;
-    return drop < kExpFloor<T> ? T(0) : std::exp(drop);
-}
-
 /// How far a score may rise above the shift its query's weights are taken at (its largest score
 /// when the shift last moved) before the shift moves again: weights up to e^8, far from overflowing
 /// even summed over millions of keys. Most tiles after a query's first then leave its shift where
@@ -249,7 +238,10 @@ void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale
     const int from = lo / kLanes<T> * kLanes<T>;
     const int k = forEachPacket(x, lo, hi, cols, minusInf, [&](int at, const Packet<T>& v) {
         if (anyAbove(v, limit)) [[unlikely]] {
-            const T raised = liveMax(x, at, hi, cols), factor = runningRescale(shift, raised);
+            // The shift is finite here (a -inf shift has no score above it), and it rises by
+            // more than the slack: the factor exp(shift - raised) is below 1, 0 under the floor.
+            const T raised = liveMax(x, at, hi, cols), drop = shift - raised;
+            const T factor = drop < kExpFloor<T> ? T(0) : std::exp(drop);
             scaleWithoutSubnormals(x + from, at - from, factor);
             sum = pmul(sum, pset1<Packet<T>>(factor));
             rescale(factor);
