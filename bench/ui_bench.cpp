@@ -3,7 +3,8 @@
 //    has delivered the new views and every automatic verdict;
 //  - a heatmap update at n = 4096: pooling a 4096 x 4096 map to the view limit and redrawing it.
 // Prints the median and minimum of each over --repeat runs after --warmup, as JSON, with the median
-// time at which the edit was accepted and the views and each verdict reached the GUI thread.
+// time at which the edit was accepted and the views and each verdict reached the GUI thread, and
+// the processor time an edit costs: on the GUI thread and in the whole process (all threads).
 // --edit-only measures the edit alone (for a profiler).
 #include "core/base/process_tuning.h"
 #include "core/io/scenario_reader.h"
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,13 @@ std::string medianAfter(std::vector<double> values, int skip) {
     values.erase(values.begin(), values.begin() + std::min<long>(skip, long(values.size())));
     if (values.empty()) return "null";
     return hundredths(summarise(std::move(values)).median);
+}
+
+// Processor time of a clock (CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID) in milliseconds.
+double cpuMs(clockid_t clock) {
+    timespec t{};
+    clock_gettime(clock, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
 Scenario scenarioAt(int n) {
@@ -73,7 +82,7 @@ int main(int argc, char** argv) {
     int step = 0;
     // When each part of an edit's answer reached the GUI thread, from the start of the edit.
     QElapsedTimer sinceEdit;
-    std::vector<double> edited, viewsAt;
+    std::vector<double> edited, viewsAt, guiCpu, processCpu;
     std::vector<std::vector<double>> verdictsAt; // [check][edit]
     QStringList names;
     QObject::connect(window.compute(), &ComputeService::viewsReady,
@@ -86,6 +95,7 @@ int main(int argc, char** argv) {
             names[i] = QString::fromStdString(r.name);
         });
     const Timing edit = measure(warmup, repeat, [&] {
+        const double gui0 = cpuMs(CLOCK_THREAD_CPUTIME_ID), all0 = cpuMs(CLOCK_PROCESS_CPUTIME_ID);
         sinceEdit.start();
         Scenario next = window.document()->scenario();
         next.tokens.values(0, 0) = Rational(++step, 7);
@@ -93,6 +103,8 @@ int main(int argc, char** argv) {
         edited.push_back(double(sinceEdit.nsecsElapsed()) / 1e6);
         idle.wait(60000);
         QCoreApplication::processEvents(); // the views draw what arrived
+        guiCpu.push_back(cpuMs(CLOCK_THREAD_CPUTIME_ID) - gui0);
+        processCpu.push_back(cpuMs(CLOCK_PROCESS_CPUTIME_ID) - all0);
     });
     std::string phases = "{\"document_edit\": " + medianAfter(edited, warmup) +
                          ", \"views\": " + medianAfter(viewsAt, warmup);
@@ -100,9 +112,11 @@ int main(int argc, char** argv) {
         phases +=
             ", \"" + names[int(i)].toStdString() + "\": " + medianAfter(verdictsAt[i], warmup);
     phases += "}";
-    const std::string editJson = "{\"median\": " + hundredths(edit.median) +
-                                 ", \"min\": " + hundredths(edit.min) +
-                                 ", \"target\": 50,\n   \"arrived_median\": " + phases + "}";
+    const std::string editJson =
+        "{\"median\": " + hundredths(edit.median) + ", \"min\": " + hundredths(edit.min) +
+        ", \"target\": 50,\n   \"arrived_median\": " + phases +
+        ",\n   \"cpu_median\": {\"gui_thread\": " + medianAfter(guiCpu, warmup) +
+        ", \"process\": " + medianAfter(processCpu, warmup) + "}}";
     if (args.contains("--edit-only")) {
         std::printf("{\"edit_to_verdict_n256_ms\": %s,\n \"repeat\": %d, \"warmup\": %d}\n",
                     editJson.c_str(), repeat, warmup);
