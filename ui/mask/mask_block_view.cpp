@@ -73,11 +73,19 @@ MaskBlockView::MaskBlockView(QWidget* parent)
     row->addWidget(tile_);
     row->addStretch();
     layout->addLayout(row);
-    layout->addWidget(grid_, 1);
+    // The grid and its legend side by side, each half the width: in the explorer's narrow input
+    // column a legend below or beside a fixed grid was clipped.
+    auto* body = new QHBoxLayout;
+    // An overview: smaller than the paint view below, which needs the height.
+    grid_->setMinimumSize(100, 100);
+    grid_->setMaximumHeight(grid_->sizeHint().height() * 2 / 3);
+    body->addWidget(grid_, 1);
     summary_->setObjectName("tileSummary");
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
-    layout->addWidget(summary_);
+    summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    body->addWidget(summary_, 1);
+    layout->addLayout(body);
     connect(tile_, &QSpinBox::valueChanged, this, &MaskBlockView::refresh);
 }
 
@@ -99,9 +107,10 @@ void MaskBlockView::refresh() {
     const QPalette& p = palette();
     const bool ragged = mask_.rows() % map_.tile != 0;
     summary_->setText(
-        tr("%1 tiles of %2×%2%3<br>%4 full · %5 partial · %6 empty<br>"
-           "<b>%7%</b> of tiles skipped · <b>%8%</b> of entries allowed")
+        tr("%1 %2 of %3×%3%4<br>%5 full<br>%6 partial<br>%7 empty<br>"
+           "<b>%8%</b> of tiles skipped<br><b>%9%</b> of entries allowed")
             .arg(map_.tiles())
+            .arg(map_.tiles() == 1 ? tr("tile") : tr("tiles"))
             .arg(map_.tile)
             .arg(ragged ? tr(" (the last row and column ragged)") : QString())
             .arg(mask_palette::swatch(mask_palette::allowed(p)) + QString::number(map_.full))

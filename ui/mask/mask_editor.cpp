@@ -12,7 +12,6 @@
 #include "ui/mask/mask_palette.h"
 
 #include <QFileDialog>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -82,7 +81,6 @@ MaskEditor::MaskEditor(QWidget* parent)
     left->addWidget(combine_);
     left->addWidget(compare);
     left->addLayout(files);
-    left->addStretch();
 
     auto* cells = new QVBoxLayout;
     cells->addWidget(heading(tr("Cells (click or drag to paint)"), this));
@@ -92,15 +90,14 @@ MaskEditor::MaskEditor(QWidget* parent)
     tiles->addWidget(heading(tr("Tiles"), this));
     tiles->addWidget(blocks_, 1);
 
-    // Kind and combination beside the tiles on top, the paint view below over the full width:
-    // the editor fits the explorer's input column.
-    auto* layout = new QGridLayout(this);
+    // One column, as narrow as its widest form: kind and combination, the tiles, and the paint
+    // view below taking the height that is left. (The tiles beside the forms made the editor
+    // wider than the explorer's input column: clipped, with a horizontal scroll bar.)
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addLayout(left, 0, 0);
-    layout->addLayout(tiles, 0, 1);
-    layout->addLayout(cells, 1, 0, 1, 2);
-    layout->setRowStretch(1, 1);
-    layout->setColumnStretch(1, 1);
+    layout->addLayout(left);
+    layout->addLayout(tiles);
+    layout->addLayout(cells, 1);
 
     connect(form_, &MaskKindForm::specEdited, this, &MaskEditor::onKindEdited);
     connect(paint_, &MaskPaintView::cellsPainted, this, &MaskEditor::onCellsPainted);
