@@ -248,10 +248,14 @@ void requireDifferentiable(const ModelSpec& spec) {
 template <class T>
 std::vector<Matrix<T>> layerInputs(const Model<T>& model, const Matrix<T>& tokens, long offset) {
     requireDifferentiable(model.spec());
-    Trace<T> trace = model.forward(tokens, Maps::Drop, offset);
+    // Every layer but the last: its output is no layer's input (a one-layer model runs none).
+    Evaluation how;
+    how.extraOffset = offset;
+    how.layers = int(model.layerCount()) - 1;
+    Trace<T> trace = std::move(model.forwardBatch({tokens}, Maps::Drop, how).front());
     std::vector<Matrix<T>> inputs;
     inputs.push_back(std::move(trace.input));
-    for (std::size_t i = 0; i + 1 < trace.layers.size(); ++i)
+    for (std::size_t i = 0; i < trace.layers.size(); ++i)
         inputs.push_back(std::move(trace.layers[i].output));
     return inputs;
 }

@@ -181,11 +181,15 @@ std::vector<Trace<T>> Model<T>::run(const std::vector<Matrix<T>>& batch, Maps ma
         if (embeddingNorm_) traces[b].input = embeddingNorm_->apply(traces[b].input);
         xs.push_back(traces[b].input);
     }
-    for (std::size_t i = 0; i < spec_.layers.size(); ++i)
+    const std::size_t layers = how.layers >= 0
+                                   ? std::min(std::size_t(how.layers), spec_.layers.size())
+                                   : spec_.layers.size();
+    for (std::size_t i = 0; i < layers; ++i)
         xs = applyLayer(i, xs, traces, maps, offset, how, keep, from);
     if (keep) keep->last = xs.front();
+    const bool whole = layers == spec_.layers.size();
     for (std::size_t b = 0; b < batch.size(); ++b)
-        traces[b].output = finalNorm_ ? finalNorm_->apply(xs[b]) : std::move(xs[b]);
+        traces[b].output = finalNorm_ && whole ? finalNorm_->apply(xs[b]) : std::move(xs[b]);
     return traces;
 }
 

@@ -30,6 +30,9 @@ struct Evaluation {
     /// tokens from outputRows on and watches the rows before). The last layer's fused attention
     /// then computes no query block wholly past them; the later rows are unspecified.
     int outputRows = 0;
+    /// >= 0: only the first `layers` layers run, and the output is the last one's, without the
+    /// final norm (the derivative passes read every layer's input, never the model's output).
+    int layers = -1;
     bool operator==(const Evaluation&) const = default;
 };
 
