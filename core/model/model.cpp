@@ -177,9 +177,14 @@ std::vector<Trace<T>> Model<T>::run(const std::vector<Matrix<T>>& batch, Maps ma
         if (tokens.cols() != d_)
             throw InputError("tokens", "have width " + std::to_string(tokens.cols()) +
                                            ", the model was built for " + std::to_string(d_));
-        traces[b].input = tokens + absolutePositions<T>(positional, int(tokens.rows()), d_);
+        traces[b].input =
+            positional.isAbsolute()
+                ? Matrix<T>(tokens + absolutePositions<T>(positional, int(tokens.rows()), d_))
+                : tokens;
         if (embeddingNorm_) traces[b].input = embeddingNorm_->apply(traces[b].input);
-        xs.push_back(traces[b].input);
+        // forwardFrom reads only the output: its traces keep no input or layer outputs (a
+        // sweep's forwards of a one-layer model were mostly these copies).
+        xs.push_back(from ? std::move(traces[b].input) : traces[b].input);
     }
     const std::size_t layers = how.layers >= 0
                                    ? std::min(std::size_t(how.layers), spec_.layers.size())
@@ -242,8 +247,7 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     if (from && xs.size() == 1 &&
         sameFirstRows(x, from->record.inputs.at(index), from->needed.at(index))) {
         traces.front().layers.push_back({});
-        traces.front().layers.back().output = from->record.layerOutput(index);
-        return {traces.front().layers.back().output};
+        return {from->record.layerOutput(index)};
     }
     const int heads = layer.heads, groups = layer.keyValueHeads();
     Projections<T> projected = project(index, x, how.parts);
@@ -330,7 +334,7 @@ std::vector<Matrix<T>> Model<T>::applyLayer(std::size_t index, const std::vector
     for (std::size_t b = 0; b < xs.size(); ++b) {
         ys.push_back(y.middleRows(start, xs[b].rows()));
         start += xs[b].rows();
-        layerTraces[b].output = ys.back();
+        if (!from) layerTraces[b].output = ys.back();
         traces[b].layers.push_back(std::move(layerTraces[b]));
     }
     return ys;

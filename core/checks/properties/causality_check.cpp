@@ -30,8 +30,9 @@ SuffixSweep<T> sweepSuffixes(const CheckSetup<T>& setup, const CheckRequest& req
         request, long(n) - 1,
         [&](long task) {
             const Eigen::Index m = task + 1;
-            return std::vector<std::pair<Matrix<T>, Eigen::Index>>{
-                {base.perturbed(m, n, int(m % 2)), m}};
+            Perturbations<T> suffix;
+            suffix.emplace_back(base.perturbed(m, n, int(m % 2)), m);
+            return suffix;
         },
         [&](long task, const std::vector<Matrix<T>>& outputs) {
             const Eigen::Index m = task + 1;

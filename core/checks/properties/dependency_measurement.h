@@ -83,6 +83,11 @@ Matrix<T> genericMove(Eigen::Index n, Eigen::Index d, T scale, int k) {
     return move;
 }
 
+/// The inputs of one item of a sweep (Baseline::sweep): each perturbed X and how many of the
+/// first rows of its output are read.
+template <class T>
+using Perturbations = std::vector<std::pair<Matrix<T>, Eigen::Index>>;
+
 // What both sweeps perturb from: the tokens X, f(X), and how large a perturbation is. Where
 // the model allows it, f(X) is kept as a record, and each perturbed forward computes only the
 // attention blocks its changed rows reach (Model::forwardFrom); the others are the record's.
@@ -109,8 +114,8 @@ struct Baseline {
         return rows == x.rows() ? setup.output(xp) : setup.firstRows(xp, rows);
     }
 
-    /// A sweep of `count` items, item i perturbing X as `inputs(i)` says (a list of (xp, rows):
-    /// the inputs and how many of their first output rows are read), then `use(i, outputs)`
+    /// A sweep of `count` items, item i perturbing X as `inputs(i)` says (its Perturbations),
+    /// then `use(i, outputs)`
     /// with f of each (only those rows are meaningful). On the CPU, each item's forwards run on
     /// a thread of their own (forEachForward; use() must write disjoint results), each
     /// computing only the blocks its changed rows reach; on a device, the forwards of many
@@ -181,8 +186,10 @@ Dependencies<T> measureDependencies(const CheckSetup<T>& setup, const CheckReque
     base.sweep(
         request, long(n),
         [&](long t) {
-            return std::vector<std::pair<Matrix<T>, Eigen::Index>>{
-                {base.perturbed(t, t + 1, 0), n}, {base.perturbed(t, t + 1, 1), n}};
+            Perturbations<T> both; // not an initializer list, which copies each matrix
+            both.emplace_back(base.perturbed(t, t + 1, 0), n);
+            both.emplace_back(base.perturbed(t, t + 1, 1), n);
+            return both;
         },
         [&](long t, const std::vector<Matrix<T>>& outputs) {
             std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
