@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 namespace attnlab {
 
@@ -26,6 +27,13 @@ public:
     double normal() {
         const double u = uniform(), v = uniform();
         return std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * v);
+    }
+    /// Two independent standard normals from the same two uniforms (Box–Muller's cosine and
+    /// sine): half the logarithms and square roots of two normal() calls, and other numbers.
+    std::pair<double, double> normalPair() {
+        const double u = uniform(), v = uniform();
+        const double r = std::sqrt(-2.0 * std::log(u)), angle = 6.283185307179586 * v;
+        return {r * std::cos(angle), r * std::sin(angle)};
     }
     /// Uniform integer in [lo, hi].
     int integer(int lo, int hi) {

@@ -25,18 +25,26 @@ constexpr long kFullEntries = 512; // up to n·d entries (and n ≤ kFullRows): 
 constexpr long kFullRows = 128;    // beyond: along random directions only
 constexpr double kFloorTol = 1e-5; // relative tolerance floor in float modes
 
-// How many next() calls drawing one entry takes: an integer in exact mode, else a normal.
+// How many next() calls drawing a matrix of `entries` takes: an integer per entry in exact mode,
+// else two uniforms per pair of normals (the last pair's second normal unused).
 template <class T>
-constexpr std::uint64_t kDrawsPerEntry = ScalarOps<T>::exact ? 1 : 2;
+std::uint64_t drawsFor(Eigen::Index entries) {
+    const auto count = std::uint64_t(entries);
+    return ScalarOps<T>::exact ? count : 2 * ((count + 1) / 2);
+}
 
 template <class T>
 Matrix<T> drawMatrix(SplitMix64 rng, Eigen::Index rows, Eigen::Index cols) {
     Matrix<T> m(rows, cols);
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-        if constexpr (ScalarOps<T>::exact)
+    if constexpr (ScalarOps<T>::exact) {
+        for (Eigen::Index i = 0; i < m.size(); ++i)
             m(i) = T(rng.integer(-3, 3));
-        else
-            m(i) = ScalarOps<T>::fromDouble(rng.normal());
+    } else {
+        for (Eigen::Index i = 0; i < m.size(); i += 2) {
+            const auto [a, b] = rng.normalPair();
+            m(i) = ScalarOps<T>::fromDouble(a);
+            if (i + 1 < m.size()) m(i + 1) = ScalarOps<T>::fromDouble(b);
+        }
     }
     return m;
 }
@@ -48,13 +56,13 @@ template <class T>
 std::vector<Matrix<T>>
 drawMatrices(const CheckRequest& request, SplitMix64& rng,
              const std::vector<std::pair<Eigen::Index, Eigen::Index>>& shapes) {
-    constexpr double kWorkPerEntry = 400; // a normal (log, sqrt, cos) in multiply-adds, roughly
+    constexpr double kWorkPerEntry = 200; // half a pair of normals (log, sqrt, sin, cos), roughly
     std::vector<Matrix<T>> out(shapes.size());
     std::vector<SplitMix64> starts;
     double entries = 0;
     for (const auto& [rows, cols] : shapes) {
         starts.push_back(rng);
-        rng.discard(std::uint64_t(rows * cols) * kDrawsPerEntry<T>);
+        rng.discard(drawsFor<T>(rows * cols));
         entries += double(rows * cols);
     }
     forEachItem(request, long(shapes.size()), entries * kWorkPerEntry, [&](long i) {
