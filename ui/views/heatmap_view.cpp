@@ -90,6 +90,9 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     plot_->xAxis->setLabel(columnTitle_);
     plot_->yAxis->setLabel(rowTitle_);
     plot_->setNotAntialiasedElements(QCP::aeAll); // cells and axes are axis-aligned: no need
+    // A replot asks for an update, not an immediate repaint: the maps an edit changes are then
+    // painted and flushed together, once, rather than one repaint and flush each.
+    plot_->setPlottingHint(QCP::phImmediateRefresh, false);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
     // Laid out at a new size (shown, resized): pool again if that changes how many cells fit.
