@@ -32,6 +32,7 @@ struct Evaluation {
     int outputRows = 0;
     /// >= 0: only the first `layers` layers run, and the output is the last one's, without the
     /// final norm (the derivative passes read every layer's input, never the model's output).
+    /// outputRows applies to the model's own last layer only, so not when fewer layers run.
     int layers = -1;
     bool operator==(const Evaluation&) const = default;
 };
