@@ -25,14 +25,13 @@ public:
     double uniform() { return (static_cast<double>(next() >> 11) + 0.5) * 0x1.0p-53; }
     /// Standard normal (Box–Muller).
     double normal() {
-        const double u = uniform(), v = uniform();
-        return std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * v);
+        const auto [r, angle] = boxMullerPolar();
+        return r * std::cos(angle);
     }
     /// Two independent standard normals from the same two uniforms (Box–Muller's cosine and
     /// sine): half the logarithms and square roots of two normal() calls, and other numbers.
     std::pair<double, double> normalPair() {
-        const double u = uniform(), v = uniform();
-        const double r = std::sqrt(-2.0 * std::log(u)), angle = 6.283185307179586 * v;
+        const auto [r, angle] = boxMullerPolar();
         return {r * std::cos(angle), r * std::sin(angle)};
     }
     /// Uniform integer in [lo, hi].
@@ -41,6 +40,12 @@ public:
     }
 
 private:
+    /// Box–Muller's radius sqrt(-2 ln u) and angle 2πv from the next two uniforms.
+    std::pair<double, double> boxMullerPolar() {
+        const double u = uniform(), v = uniform();
+        return {std::sqrt(-2.0 * std::log(u)), 6.283185307179586 * v};
+    }
+
     std::uint64_t state_;
 };
 

@@ -132,15 +132,14 @@ P horner(const P& r, const std::array<T, N>& coefficients) {
 }
 
 // exp(x) for x up to a little above kShiftSlack (a score minus its query's shift; the 2^m step
-// holds up to m = 127), exactly 0 for x = -inf and below
-// the floor: never subnormal (the product with V would take the processor's slow path); NaN stays
-// NaN (it is not below the floor, and runs through). x clamped at the floor (no step makes a
-// subnormal number, even for a value masked off after), m = round(x·log2(e)) by adding
-// roundWithBias, r = x - m·ln(2) in two steps, exp(r) by the polynomial, times 2^m from that
-// sum's bits (2^m is normal for every m down to the floor's, and so is the product, about
-// exp(x) >= exp(floor)). Float: 14 vector operations, against 18 with the degree-6 polynomial it
-// replaced. Double: Eigen's exp, which it replaced, divides (float64 at n = 4096 took 12-22%
-// longer with it, three interleaved rounds on x86-64-v3 and v4).
+// holds up to m = 127), exactly 0 for x = -inf and below the floor: never subnormal (the product
+// with V would take the processor's slow path); NaN stays NaN (it is not below the floor, and runs
+// through). x clamped at the floor (no step makes a subnormal number, even for a value masked off
+// after), m = round(x·log2(e)) by adding roundWithBias, r = x - m·ln(2) in two steps, exp(r) by the
+// polynomial, times 2^m from that sum's bits (2^m is normal for every m down to the floor's, and so
+// is the product, about exp(x) >= exp(floor)). Float: 14 vector operations, against 18 with the
+// degree-6 polynomial it replaced. Double: Eigen's exp, which it replaced, divides (float64 at n =
+// 4096 took 12-22% longer with it, three interleaved rounds on x86-64-v3 and v4).
 template <class T>
 Packet<T> expOfScore(const Packet<T>& x) {
     using namespace Eigen::internal;

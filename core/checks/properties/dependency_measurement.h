@@ -114,11 +114,10 @@ struct Baseline {
         return rows == x.rows() ? setup.output(xp) : setup.firstRows(xp, rows);
     }
 
-    /// A sweep of `count` items, item i perturbing X as `inputs(i)` says (its Perturbations),
-    /// then `use(i, outputs)`
-    /// with f of each (only those rows are meaningful). On the CPU, each item's forwards run on
-    /// a thread of their own (forEachForward; use() must write disjoint results), each
-    /// computing only the blocks its changed rows reach; on a device, the forwards of many
+    /// A sweep of `count` items, item i perturbing X as `inputs(i)` says (its Perturbations), then
+    /// `use(i, outputs)` with f of each (only those rows are meaningful). On the CPU, each item's
+    /// forwards run on a thread of their own (forEachForward; use() must write disjoint results),
+    /// each computing only the blocks its changed rows reach; on a device, the forwards of many
     /// items go as one batch, one launch per layer, and use() runs in item order.
     template <class Inputs, class Use>
     void sweep(const CheckRequest& request, long count, Inputs&& inputs, Use&& use) const {
