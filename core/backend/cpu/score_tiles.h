@@ -54,6 +54,10 @@ public:
         empty_ = kind == TileKind::Empty; // live_ left stale: most tiles of a long window are empty
         if (empty_) return tile;
         restricted_ = kind == TileKind::Partial && intervals_;
+        // The keys no query of a register group may see are left unwritten by its product and
+        // blocked below, query by query; the bias and softmax_like's step read the whole tile
+        // before that, so for them those keys are defined (as 0) first.
+        const bool readWhole = head_.bias || kind_ == MixerSpec::Kind::SoftmaxLike;
         for (int i = 0; i < rows_; ++i) {
             live_[std::size_t(i)] = {0, cols};
             if (!restricted_) continue;
@@ -71,9 +75,7 @@ public:
                 blockProduct(false, count, keys_.depth(), queries_.row(r), queries_.stride(),
                              keys_.block(kb), 0, from / kLanes<T>, to / kLanes<T>, column(r) + from,
                              keys_.stride());
-            if (!restricted_) continue; // the product covered every key
-            // The keys no query of the group may see: defined (blocked below) before the bias
-            // and softmax_like's step read them.
+            if (!restricted_ || !readWhole) continue;
             for (int i = r; i < r + count; ++i) {
                 T* const scores = column(i);
                 std::fill(scores, scores + (computed ? from : cols), T(0));
