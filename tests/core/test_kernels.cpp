@@ -146,8 +146,8 @@ double fusedError(MixerSpec::Kind kind, const MaskSpec& mask, int n, KernelTiles
 }
 
 // Sixteen heads of 1104 x 64 write 4.5 MB of float (9 MB of double), which the kernel writes
-// past the caches (non-temporal stores, with AVX-512; n is whole cache lines of either type, the
-// last query block shorter): each head's output must be the bits of the same head computed alone
+// past the caches (non-temporal stores, on x86; n is whole cache lines of either type, the last
+// query block shorter): each head's output must be the bits of the same head computed alone
 // (0.28 MB, cached stores), for query blocks whose rows start on a cache line (128, 16) and
 // blocks whose rows do not (13), dense and windowed. The first mismatch, or an empty string.
 template <class T>

@@ -13,8 +13,9 @@ namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 namespace {
 
 // Outputs of at least this many bytes (all heads) are written past the caches
-// (copyTransposed's pastCaches): a windowed head at n = 16384 (4 MiB) took 5% less time with
-// AVX-512, at n = 8192 as long, at n = 4096 3% more (interleaved runs, README history).
+// (copyTransposed's pastCaches): a windowed head at n = 16384 (4 MiB) took 5-6% less time with
+// AVX-512 and with AVX2; with AVX-512 at n = 8192 as long, at n = 4096 3% more (interleaved runs,
+// docs/performance-history.md).
 constexpr double kOutputPastCachesBytes = 4 << 20; // 4 MiB
 
 // What every task of one call shares.
