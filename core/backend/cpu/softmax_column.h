@@ -131,6 +131,28 @@ P horner(const P& r, const std::array<T, N>& coefficients) {
     return p;
 }
 
+// a·b where x is at or above `floor` (or NaN), 0 where it is below: a compare to a mask register
+// and a multiplication under it with AVX-512; elsewhere the compare's vector clears the product.
+template <class P>
+P productAboveFloor(const P& a, const P& b, const P& x, const P& floor) {
+    using namespace Eigen::internal;
+    return pandnot(pmul(a, b), pcmp_lt(x, floor));
+}
+#if defined(__AVX512F__)
+inline Eigen::internal::Packet16f productAboveFloor(const Eigen::internal::Packet16f& a,
+                                                    const Eigen::internal::Packet16f& b,
+                                                    const Eigen::internal::Packet16f& x,
+                                                    const Eigen::internal::Packet16f& floor) {
+    return _mm512_maskz_mul_ps(_mm512_cmp_ps_mask(x, floor, _CMP_NLT_UQ), a, b);
+}
+inline Eigen::internal::Packet8d productAboveFloor(const Eigen::internal::Packet8d& a,
+                                                   const Eigen::internal::Packet8d& b,
+                                                   const Eigen::internal::Packet8d& x,
+                                                   const Eigen::internal::Packet8d& floor) {
+    return _mm512_maskz_mul_pd(_mm512_cmp_pd_mask(x, floor, _CMP_NLT_UQ), a, b);
+}
+#endif
+
 // exp(x) for x up to a little above kShiftSlack (a score minus its query's shift; the 2^m step
 // holds up to m = 127), exactly 0 for x = -inf and below the floor: never subnormal (the product
 // with V would take the processor's slow path); NaN stays NaN (it is not below the floor, and runs
@@ -138,16 +160,16 @@ P horner(const P& r, const std::array<T, N>& coefficients) {
 // after), m = round(x·log2(e)) by adding roundWithBias, r = x - m·ln(2) in two steps, exp(r) by the
 // polynomial, times 2^m from that sum's bits (2^m is normal for every m down to the floor's, and so
 // is the product, about exp(x) >= exp(floor)). Float: 14 vector operations, against 18 with the
-// degree-6 polynomial it replaced. Double: Eigen's exp, which it replaced, divides (float64 at n =
-// 4096 took 12-22% longer with it, three interleaved rounds on x86-64-v3 and v4).
+// degree-6 polynomial it replaced (13 with AVX-512's masked multiplication). Double: Eigen's exp,
+// which it replaced, divides (float64 at n = 4096 took 12-22% longer with it, three interleaved
+// rounds on x86-64-v3 and v4).
 template <class T>
 Packet<T> expOfScore(const Packet<T>& x) {
     using namespace Eigen::internal;
     using Steps = ExpSteps<T>;
     const Packet<T> floor = pset1<Packet<T>>(kExpFloor<T>);
-    const Packet<T> belowFloor = pcmp_lt(x, floor);
     if constexpr (!Steps::own) {
-        return pandnot(pexp(x), belowFloor);
+        return pandnot(pexp(x), pcmp_lt(x, floor));
     } else {
         const Packet<T> xc = pmax(x, floor); // NaN stays NaN
         const Packet<T> bias = pset1<Packet<T>>(Steps::roundWithBias);
@@ -155,18 +177,22 @@ Packet<T> expOfScore(const Packet<T>& x) {
         const Packet<T> m = psub(t, bias);                           // round(x·log2(e)), exactly
         Packet<T> r = pmadd(m, pset1<Packet<T>>(-Steps::ln2Hi), xc); // exact
         r = pmadd(m, pset1<Packet<T>>(-Steps::ln2Lo), r);
-        return pandnot(pmul(horner(r, Steps::nearZero), powerOfTwoIn(t)), belowFloor);
+        return productAboveFloor(horner(r, Steps::nearZero), powerOfTwoIn(t), x, floor);
     }
 }
 
-// Whether a lane of v is above the same lane of limit (false for NaN): float through Eigen's
-// predux_any, double through the instruction set's own compare to a mask, where Eigen 3.4 has
-// only a generic predux_any that adds the lanes.
+// Whether a lane of v is above the same lane of limit (false for NaN): through Eigen's predux_any,
+// or the instruction set's own compare to a mask where Eigen 3.4 has only a generic predux_any
+// that adds the lanes (double) or turns AVX-512's mask register into a vector and tests that
+// (float: two more operations per packet of an online-softmax step).
 template <class P>
 bool anyAbove(const P& v, const P& limit) {
     return Eigen::internal::predux_any(Eigen::internal::pcmp_lt(limit, v));
 }
 #if defined(__AVX512F__)
+inline bool anyAbove(const Eigen::internal::Packet16f& v, const Eigen::internal::Packet16f& limit) {
+    return _mm512_cmp_ps_mask(limit, v, _CMP_LT_OQ) != 0;
+}
 inline bool anyAbove(const Eigen::internal::Packet8d& v, const Eigen::internal::Packet8d& limit) {
     return _mm512_cmp_pd_mask(limit, v, _CMP_LT_OQ) != 0;
 }
