@@ -23,6 +23,15 @@ long BlockClassification::count(TileKind kind) const {
     return long(std::count(kinds.begin(), kinds.end(), kind));
 }
 
+int BlockClassification::widestTileRow() const {
+    int widest = 0;
+    for (int i = 0; i < tileRows; ++i) {
+        const auto row = kinds.begin() + std::ptrdiff_t(i) * tileCols;
+        widest = std::max(widest, int(tileCols - std::count(row, row + tileCols, TileKind::Empty)));
+    }
+    return widest;
+}
+
 long long allowedEntries(const MaskSpec& spec, int n) {
     constexpr int tile = 256;
     const BlockClassification grid = classifyBlocks(spec, n, tile, tile);

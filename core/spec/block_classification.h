@@ -27,6 +27,8 @@ struct BlockClassification {
     long long boundedEntries() const;
     /// How many tiles are of `kind`.
     long count(TileKind kind) const;
+    /// The most tiles that are not empty in one row of tiles (the key blocks a query block reads).
+    int widestTileRow() const;
 };
 
 /// The classification of `spec` over n tokens at tile size rowTile x colTile, exact for every

@@ -222,6 +222,29 @@ private slots:
         }
     }
 
+    // Masks whose query blocks read few key blocks (bands, small blocks) pack each key and value
+    // block on its first use, from whichever thread gets there first, and give each task a run
+    // of consecutive query blocks: at n = 2000 the work is spread over the threads, so blocks are
+    // shared between runs on different threads. Against the reference, with key blocks that
+    // divide n and that do not.
+    void keyBlocksPackedOnUseEqualReference() {
+        const int n = 2000;
+        const std::pair<const char*, MaskSpec> masks[] = {
+            {"window", MaskSpec::window(20)},
+            {"causal_window", MaskSpec::causalWindow(50)},
+            {"blocks", MaskSpec::blocks({100, 200, 150, 200, 200, 150, 200, 200, 200, 200, 200})}};
+        for (const auto& [name, mask] : masks)
+            for (KernelTiles tiles : {KernelTiles{}, KernelTiles{32, 48}}) {
+                const QString what = QString("%1, key blocks of %2").arg(name).arg(tiles.keyBlock);
+                QVERIFY2(fusedError<float>(MixerSpec::Kind::Softmax, mask, n, tiles, false, nullptr,
+                                           64, 64) < 2e-5,
+                         qPrintable("float, " + what));
+                QVERIFY2(fusedError<double>(MixerSpec::Kind::Softmax, mask, n, tiles, false,
+                                            nullptr, 64, 64) < 1e-12,
+                         qPrintable("double, " + what));
+            }
+    }
+
     // Heads wider than a vector in every variant, neither width a multiple of one (odd), more
     // rows than one packing task takes (256): the packing and the output's transposed copies
     // take whole square tiles in registers and the rest element by element.

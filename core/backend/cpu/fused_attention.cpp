@@ -72,7 +72,7 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
             const auto [lo, hi] = scores.liveKeys(r, count);
             if (lo < hi)
                 blockProduct(true, count, hi - lo, scores.column(r) + lo, scores.scratchStride(),
-                             values.panel(), t0 + lo, 0, values.stride() / kLanes<T>,
+                             values.panel(kb), t0 + lo, 0, values.stride() / kLanes<T>,
                              acc.data() + Eigen::Index(r) * values.stride(), values.stride());
         }
     }
@@ -125,20 +125,32 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     for (long block = blocks - 1; block >= 0; --block)
         if (!reuse || reuse->recomputes(grid, int(block))) computed.push_back(int(block));
     const auto count = long(computed.size());
+    // Where each query block reads few key blocks (a window), those are packed when first read,
+    // and a task runs several consecutive query blocks: the blocks it packed for one are still in
+    // its cache for the next (README, Performance). Else every block is packed first.
+    const Packing packing = grid.tileCols >= 8 && 4 * grid.widestTileRow() <= grid.tileCols
+                                ? Packing::OnUse
+                                : Packing::Now;
     std::vector<PackedHead<T>> packed;
     if (count > 0) // else every block is reused
         for (const HeadInputs<T>& h : heads)
-            packed.push_back({PackedKeys<T>(*h.k, grid.colTile), PackedValues<T>(*h.v), scale});
+            packed.push_back({PackedKeys<T>(*h.k, grid.colTile, packing),
+                              PackedValues<T>(*h.v, grid.colTile, packing), scale});
+    const long run =
+        packing == Packing::OnUse ? std::max(1L, count / (4L * availableThreads())) : 1;
+    const long runs = (count + run - 1) / run;
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /
                         double(std::max(1L, blocks));
     parallelFor(
-        long(heads.size()) * count,
+        long(heads.size()) * runs,
         [&](long task) {
-            const auto head = std::size_t(task / count);
-            attendQueryBlock<T>(job, heads[head], packed[head], computed[std::size_t(task % count)],
-                                result.outputs[head], head == 0 ? &seen : nullptr);
+            const auto head = std::size_t(task / runs);
+            const long first = task % runs * run;
+            for (long i = first; i < std::min(count, first + run); ++i)
+                attendQueryBlock<T>(job, heads[head], packed[head], computed[std::size_t(i)],
+                                    result.outputs[head], head == 0 ? &seen : nullptr);
         },
         work);
     for (int s = 0; s < (firstRowsOnly ? queryRows : n); ++s)
