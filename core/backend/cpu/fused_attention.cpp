@@ -1,5 +1,6 @@
-// The fused kernel: one task per (head, query block), each streaming over the key blocks its
-// mask row of tiles allows, with running accumulators in the tile's own scalar type. A source
+// The fused kernel: tasks of one head's query blocks (one each, or a run of consecutive ones where
+// key blocks are packed on use), each block streaming over the key blocks its mask row of tiles
+// allows, with running accumulators in the tile's own scalar type. A source
 // of every variant of the CPU kernels (kernel_variant.h).
 #include "core/backend/cpu/kernel_variant.h"
 #include "core/backend/cpu/score_tiles.h"
@@ -12,10 +13,10 @@ namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 
 namespace {
 
-// Outputs of at least this many bytes (all heads) are written past the caches
-// (copyTransposed's pastCaches): a windowed head at n = 16384 (4 MiB) took 5-6% less time with
-// AVX-512 and with AVX2; with AVX-512 at n = 8192 as long, at n = 4096 3% more (interleaved runs,
-// docs/performance-history.md).
+// Where the computed blocks write at least this many bytes of output (all heads), they write it
+// past the caches (copyTransposed's pastCaches): a windowed head at n = 16384 (4 MiB) took 5-6%
+// less time with AVX-512 and with AVX2; with AVX-512 at n = 8192 as long, at n = 4096 3% more
+// (interleaved runs, docs/performance-history.md).
 constexpr double kOutputPastCachesBytes = 4 << 20; // 4 MiB
 
 // What every task of one call shares.
@@ -102,10 +103,6 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         if (h.q->rows() != n || h.k->rows() != n || h.v->rows() != n || h.q->cols() != h.k->cols())
             throw InputError("fused attention: Q, K, V must have n rows and Q, K one width");
     const BlockClassification grid = classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
-    double outputBytes = 0;
-    for (const HeadInputs<T>& h : heads)
-        outputBytes += double(n) * double(h.v->cols()) * sizeof(T);
-    const Job job{mixer.kind, mask, grid, outputBytes >= kOutputPastCachesBytes};
     const T scale = mixerScale<T>(mixer, int(heads.front().q->cols()));
     const bool firstRowsOnly = queryRows >= 0 && queryRows < n;
     if (reuse && !reuse->fits(heads, n))
@@ -125,12 +122,13 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     for (long block = blocks - 1; block >= 0; --block)
         if (!reuse || reuse->recomputes(grid, int(block))) computed.push_back(int(block));
     const auto count = long(computed.size());
-    // Where each query block reads few key blocks (a window), those are packed when first read,
-    // and a task runs several consecutive query blocks: the blocks it packed for one are still in
-    // its cache for the next (README, Performance). Else every block is packed first.
-    const Packing packing = grid.tileCols >= 8 && 4 * grid.widestTileRow() <= grid.tileCols
-                                ? Packing::OnUse
-                                : Packing::Now;
+    double writtenBytes = 0; // by the computed blocks, all heads
+    for (const HeadInputs<T>& h : heads)
+        writtenBytes += double(count) * grid.rowTile * double(h.v->cols()) * sizeof(T);
+    const Job job{mixer.kind, mask, grid, writtenBytes >= kOutputPastCachesBytes};
+    // Where key blocks are packed on use, a task runs several consecutive query blocks: the
+    // blocks it packed for one are still in its cache for the next.
+    const Packing packing = packingFor(grid);
     std::vector<PackedHead<T>> packed;
     if (count > 0) // else every block is reused
         for (const HeadInputs<T>& h : heads)

@@ -12,6 +12,7 @@
 #include "core/backend/cpu/transposed_copy.h"
 #include "core/base/once_per_item.h"
 #include "core/base/parallel.h"
+#include "core/spec/block_classification.h"
 
 #include <algorithm>
 #include <optional>
@@ -32,6 +33,13 @@ enum class Packing {
            ///< whose query blocks read few key blocks, so that a block is still in the cache of
            ///< the thread that packed it when the next query blocks read it
 };
+
+/// OnUse where each query block reads at most a quarter of the key blocks, and there are eight
+/// or more (`window:128` at n = 16384 reads 3 of 128); else Now.
+inline Packing packingFor(const BlockClassification& grid) {
+    return grid.tileCols >= 8 && 4 * grid.widestTileRow() <= grid.tileCols ? Packing::OnUse
+                                                                           : Packing::Now;
+}
 
 template <class T>
 class PackedKeys {

@@ -7,7 +7,9 @@
 #include "core/backend/cpu/block_product.h"
 
 #include <cstdint>
-#include <type_traits>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace attnlab::kernels {
 
@@ -74,9 +76,9 @@ struct ColumnScales {
 
 // copyTransposed's square tiles, for the strips of P·L columns from column j while whole ones
 // fit (L = kLanes<T>); returns the column after the last. Each tile is transposed in registers and
-// then scaled: its lanes are then columns, so one packet holds their scales (a packet per column
-// took L registers, and spilled). With P > 1 the P tiles of a strip are transposed first and each
-// row of dst is then written by P consecutive stores (a whole line, when streamed).
+// then scaled: its lanes are then columns, so one packet holds their scales (rather than a packet
+// per column, L registers). With P > 1 the P tiles of a strip are transposed first and each row of
+// dst is then written by P consecutive stores (a whole line, when streamed).
 template <class T, int P, bool Streamed>
 int copyStrips(int j, int rows, int cols, const T* src, long lds, T* dst, long ldd,
                const ColumnScales<T>& scales) {
@@ -121,8 +123,10 @@ int copyStrips(int j, int rows, int cols, const T* src, long lds, T* dst, long l
 /// columnScales[j] where given (the output's normalisation, one per query). Each element is the
 /// one product s_j · src, so a scale of 1 copies bits. `pastCaches` asks for non-temporal stores
 /// of dst, for a destination larger than the caches that nothing reads soon (a long sequence's
-/// output, written 64 columns at a time): they are used on x86 where dst's columns start on
-/// cache lines (dst and ldd aligned), for the columns in whole lines, and end with a store fence.
+/// output, each query block's rows of every feature column): they are used on x86 where dst's
+/// columns start on cache lines (dst and ldd·sizeof(T) multiples of 64 bytes: n a multiple of 16
+/// floats or 8 doubles, and a query block starting on one), for the columns in whole lines, and
+/// end with a store fence. Elsewhere dst is written through the caches.
 template <class T>
 void copyTransposed(int rows, int cols, const T* src, long lds, T* dst, long ldd, T scale = T(1),
                     const T* columnScales = nullptr, bool pastCaches = false) {
