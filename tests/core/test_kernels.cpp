@@ -1,11 +1,11 @@
 // The fused CPU kernel against the reference mixer (attendHead: weights·V) for float and double,
 // every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi; the
 // block classification against brute force; the pooled map keeps peaks; Model::forward without
-// maps (fused) equals the forward with maps (reference). ctest runs it on every variant of the
-// CPU kernels this CPU has (ATTNLAB_CPU_PATH, kernel_dispatch.h).
+// maps (fused) equals the forward with maps (reference). How the kernel packs and writes its data
+// is core.kernel_layouts'. ctest runs it on every variant of the CPU kernels this CPU has
+// (ATTNLAB_CPU_PATH, kernel_dispatch.h).
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/kernel_dispatch.h"
-#include "core/backend/cpu/packed_head.h"
 #include "core/backend/cpu/pooled_map.h"
 #include "core/base/error.h"
 #include "core/fixture_block_model.h"
@@ -13,50 +13,18 @@
 #include "core/model/row_reach.h"
 #include "core/spec/block_classification.h"
 #include "core/spec/matrix_spec.h"
+#include "kernel_test_data.h"
 
 #include <QtTest>
 
-#include <cstring>
-
 using namespace attnlab;
 using namespace attnlab::kernels;
+using namespace attnlab::test;
 
 Q_DECLARE_METATYPE(attnlab::MaskSpec)
 Q_DECLARE_METATYPE(attnlab::MixerSpec::Kind)
 
 namespace {
-
-BoolMatrix customCells(int n) {
-    BoolMatrix m(n, n);
-    for (int s = 0; s < n; ++s)
-        for (int t = 0; t < n; ++t)
-            m(s, t) = s != 3 && (s * 7 + t * 3) % 5 != 0; // row 3 is all-masked
-    return m;
-}
-
-// Every mask kind of properties.md §1.5 over n tokens.
-std::vector<std::pair<const char*, MaskSpec>> maskCatalogue(int n) {
-    return {{"all", MaskSpec::all()},
-            {"none", MaskSpec::none()},
-            {"causal", MaskSpec::causal()},
-            {"window", MaskSpec::window(5)},
-            {"causal_window", MaskSpec::causalWindow(9)},
-            {"prefix", MaskSpec::prefix(11)},
-            {"blocks", MaskSpec::blocks({n / 3, n - n / 3 - 4, 4})},
-            {"dilated", MaskSpec::dilated(3, 4)},
-            {"global", MaskSpec::global(2, MaskSpec::window(1))},
-            {"and", MaskSpec::both({MaskSpec::causal(), MaskSpec::window(6)})},
-            {"and_disjoint",
-             MaskSpec::both({MaskSpec::causal(), MaskSpec::negation(MaskSpec::causal())})},
-            {"or", MaskSpec::either({MaskSpec::window(2), MaskSpec::prefix(3)})},
-            {"not", MaskSpec::negation(MaskSpec::causalWindow(2))},
-            {"custom", MaskSpec::custom(customCells(n))}};
-}
-
-template <class T>
-Matrix<T> data(int rows, int cols, std::uint64_t seed) {
-    return MatrixSpec::random(seed).materialize<T>(rows, cols);
-}
 
 /// A layer of two heads with random Q, K and V weights (seeds 5, 6, 7).
 LayerSpec twoHeadLayer() {
@@ -119,76 +87,6 @@ void compareForwardFrom(const ModelSpec& spec, int n, const char* what) {
             model.forwardBatch({longer}, Maps::Drop, all).front().output);
 }
 
-template <class T>
-Matrix<T> aliBias(int n, double slope, bool causal) {
-    Matrix<T> b(n, n);
-    for (int s = 0; s < n; ++s)
-        for (int t = 0; t < n; ++t)
-            b(s, t) = T(-slope * (causal ? s - t : std::abs(s - t)));
-    return b;
-}
-
-// Largest |fused - reference| relative to the largest |reference| (at least 1).
-template <class T>
-double fusedError(MixerSpec::Kind kind, const MaskSpec& mask, int n, KernelTiles tiles, bool alibi,
-                  std::vector<int>* masked = nullptr, int depth = 8, int valueWidth = 6) {
-    MixerSpec mixer;
-    mixer.kind = kind;
-    const Matrix<T> q = data<T>(n, depth, 1), k = data<T>(n, depth, 2),
-                    v = data<T>(n, valueWidth, 3);
-    const Matrix<T> bias = aliBias<T>(n, 0.25, false);
-    const HeadResult<T> ref =
-        attendHead<T>(mixer, q, k, v, alibi ? &bias : nullptr, buildMask(mask, n));
-    std::vector<HeadInputs<T>> heads{{&q, &k, &v, std::nullopt}};
-    if (alibi) heads[0].bias = DistanceBias{0.25, false};
-    const FusedResult<T> r = fusedAttention<T>(mixer, mask, heads, tiles);
-    if (masked) *masked = r.allMaskedRows;
-    if (r.allMaskedRows != ref.allMaskedRows) return 1e300;
-    const double scale = std::max(1.0, double(ref.output.cwiseAbs().maxCoeff()));
-    return double((r.outputs[0] - ref.output).cwiseAbs().maxCoeff()) / scale;
-}
-
-// Whether a and b have the same shape and bits (== would take -0 for +0).
-template <class T>
-bool sameBits(const Matrix<T>& a, const Matrix<T>& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), sizeof(T) * std::size_t(a.size())) == 0;
-}
-
-// Sixteen heads of 1104 tokens, values 64 and 67 wide, write 4.6 MB of float (9 MB of double),
-// which the kernel writes past the caches (non-temporal stores, on x86; n is whole cache lines
-// of either type, the last query block shorter): each head's output must be the bits of the same
-// head computed alone (0.3 MB, cached stores), for query blocks whose rows start on a cache line
-// (128, 16), blocks of which some do and some do not (13, 40: the rest of a strip of columns is
-// written through the caches), features past the whole tiles (67), dense and windowed. The
-// first mismatch, or an empty string.
-template <class T>
-QString outputsPastTheCachesMismatch() {
-    const int n = 1104, heads = 16;
-    std::vector<Matrix<T>> q, k, v;
-    for (int h = 0; h < heads; ++h) {
-        q.push_back(data<T>(n, 64, 10 + 3 * h));
-        k.push_back(data<T>(n, 64, 11 + 3 * h));
-        v.push_back(data<T>(n, h % 2 ? 67 : 64, 12 + 3 * h));
-    }
-    std::vector<HeadInputs<T>> all;
-    for (int h = 0; h < heads; ++h)
-        all.push_back({&q[h], &k[h], &v[h], std::nullopt});
-    for (const MaskSpec& mask : {MaskSpec::all(), MaskSpec::window(40)})
-        for (KernelTiles tiles :
-             {KernelTiles{}, KernelTiles{16, 16}, KernelTiles{13, 7}, KernelTiles{40, 16}}) {
-            const FusedResult<T> together = fusedAttention<T>({}, mask, all, tiles);
-            for (int h : {0, 7, heads - 1})
-                if (!sameBits(together.outputs[h],
-                              fusedAttention<T>({}, mask, {all[h]}, tiles).outputs[0]))
-                    return QString("head %1, %2, query block %3")
-                        .arg(h)
-                        .arg(QString::fromStdString(mask.describe()))
-                        .arg(tiles.queryBlock);
-        }
-    return {};
-}
-
 } // namespace
 
 class TestKernels : public QObject {
@@ -234,82 +132,6 @@ private slots:
             QVERIFY2(fusedError<float>(kind, mask, n, tiles, alibi) < 2e-5, "float");
             QVERIFY2(fusedError<double>(kind, mask, n, tiles, alibi) < 1e-12, "double");
         }
-    }
-
-    // Masks whose query blocks read few key blocks (bands, small blocks) pack each key and value
-    // block on its first use, from whichever thread gets there first, and give each task a run
-    // of consecutive query blocks: at n = 2000 the work is spread over the threads, so blocks are
-    // shared between runs on different threads. Against the reference, with key blocks that
-    // divide n and that do not.
-    void keyBlocksPackedOnUseEqualReference() {
-        const int n = 2000;
-        const std::pair<const char*, MaskSpec> masks[] = {
-            {"window", MaskSpec::window(20)},
-            {"causal_window", MaskSpec::causalWindow(50)},
-            {"blocks", MaskSpec::blocks(std::vector<int>(20, 100))}};
-        for (const auto& [name, mask] : masks)
-            for (KernelTiles tiles : {KernelTiles{}, KernelTiles{32, 48}}) {
-                const QString what = QString("%1, key blocks of %2").arg(name).arg(tiles.keyBlock);
-                QVERIFY2(packingFor(classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock)) ==
-                             Packing::OnUse,
-                         qPrintable(what + ": packed before the query blocks"));
-                QVERIFY2(fusedError<float>(MixerSpec::Kind::Softmax, mask, n, tiles, false, nullptr,
-                                           64, 64) < 2e-5,
-                         qPrintable("float, " + what));
-                QVERIFY2(fusedError<double>(MixerSpec::Kind::Softmax, mask, n, tiles, false,
-                                            nullptr, 64, 64) < 1e-12,
-                         qPrintable("double, " + what));
-            }
-    }
-
-    // The same packing on use where only the first rows are wanted, and where an earlier
-    // evaluation's blocks are kept: the rows are those of the full evaluation, bit for bit.
-    void keyBlocksPackedOnUseKeepFirstRowsAndReuse() {
-        const int n = 2000;
-        const MaskSpec mask = MaskSpec::window(20);
-        const KernelTiles tiles{32, 32};
-        QVERIFY(packingFor(classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock)) ==
-                Packing::OnUse);
-        const Matrix<float> q = data<float>(n, 64, 1), k = data<float>(n, 64, 2),
-                            v = data<float>(n, 37, 3), v2 = data<float>(n, 64, 4);
-        const std::vector<HeadInputs<float>> heads{{&q, &k, &v, std::nullopt},
-                                                   {&q, &k, &v2, std::nullopt}};
-        const FusedResult<float> full = fusedAttention<float>({}, mask, heads, tiles);
-        const FusedResult<float> first = fusedAttention<float>({}, mask, heads, tiles, 1000);
-        std::vector<bool> changed(std::size_t(n), false);
-        for (int s = 990; s < 1010; ++s)
-            changed[std::size_t(s)] = true;
-        const BlockReuse<float> reuse(full.outputs, changed);
-        const FusedResult<float> again = fusedAttention<float>({}, mask, heads, tiles, -1, &reuse);
-        for (std::size_t h = 0; h < heads.size(); ++h) {
-            const Matrix<float> head = full.outputs[h].topRows(1000),
-                                firstHead = first.outputs[h].topRows(1000);
-            QVERIFY2(sameBits(firstHead, head), "the first rows");
-            QVERIFY2(sameBits(again.outputs[h], full.outputs[h]), "the reused evaluation");
-        }
-    }
-
-    // Heads wider than a vector in every variant, neither width a multiple of one (odd), more
-    // rows than one packing task takes (256): the packing and the output's transposed copies
-    // take whole square tiles in registers and the rest element by element.
-    void wideHeadsEqualReference() {
-        const int n = 300;
-        for (const auto& [name, mask] : maskCatalogue(n))
-            for (KernelTiles tiles : {KernelTiles{13, 7}, KernelTiles{}}) {
-                QVERIFY2(fusedError<float>(MixerSpec::Kind::Softmax, mask, n, tiles, false, nullptr,
-                                           41, 37) < 2e-5,
-                         name);
-                QVERIFY2(fusedError<double>(MixerSpec::Kind::Softmax, mask, n, tiles, false,
-                                            nullptr, 41, 37) < 1e-12,
-                         name);
-            }
-    }
-
-    void outputsPastTheCachesAreTheCachedOutputs() {
-        QString mismatch = outputsPastTheCachesMismatch<float>();
-        QVERIFY2(mismatch.isEmpty(), qPrintable("float: " + mismatch));
-        mismatch = outputsPastTheCachesMismatch<double>();
-        QVERIFY2(mismatch.isEmpty(), qPrintable("double: " + mismatch));
     }
 
     void allMaskedRowsAreZero() {

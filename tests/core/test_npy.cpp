@@ -81,10 +81,6 @@ QString rowsOf(const BoolMatrix& m) {
     return lines.join(' ');
 }
 
-bool sameBits(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
-}
 } // namespace
 
 class TestNpy : public QObject {

@@ -1,5 +1,5 @@
-// Helpers shared by the core tests: exact matrices written as text, and the message of the
-// InputError a call throws.
+// Helpers shared by the core tests: exact matrices written as text, the message of the
+// InputError a call throws, and bit-for-bit comparison of matrices.
 #pragma once
 
 #include "core/base/error.h"
@@ -8,6 +8,8 @@
 
 #include <QString>
 #include <QStringList>
+
+#include <cstring>
 
 namespace attnlab::test {
 
@@ -30,6 +32,13 @@ inline ModelSpec modelOf(PositionalSpec positional, std::vector<LayerSpec> layer
     model.positional = std::move(positional);
     model.layers = std::move(layers);
     return model;
+}
+
+/// Whether a and b have the same shape and bits (== would take -0 for +0, and fails on NaN).
+template <class T>
+bool sameBits(const Matrix<T>& a, const Matrix<T>& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), sizeof(T) * std::size_t(a.size())) == 0;
 }
 
 /// The message of the InputError `f` throws, or a null QString when it throws none.

@@ -1,7 +1,7 @@
 // The fused kernel: tasks of one head's query blocks (one each, or a run of consecutive ones where
 // key blocks are packed on use), each block streaming over the key blocks its mask row of tiles
-// allows, with running accumulators in the tile's own scalar type. A source
-// of every variant of the CPU kernels (kernel_variant.h).
+// allows, with running accumulators in the tile's own scalar type. A source of every variant of
+// the CPU kernels (kernel_variant.h).
 #include "core/backend/cpu/kernel_variant.h"
 #include "core/backend/cpu/score_tiles.h"
 #include "core/backend/cpu/softmax_column.h"

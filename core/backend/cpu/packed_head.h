@@ -59,20 +59,24 @@ public:
     /// Key block kb: depth() rows, one column per key (stride() of them, padded).
     Panel<T> block(int kb) const {
         if (onUse_) onUse_->ensure(kb, [&] { pack(kb); });
-        return {keys_.data() + blockStart(kb), long(depth_) * Panel<T>::kStripWidth, stride_};
+        return laidOut(kb);
     }
     int stride() const { return stride_; }
     int depth() const { return depth_; }
 
 private:
     Eigen::Index blockStart(int kb) const { return Eigen::Index(kb) * depth_ * stride_; }
+    // Where key block kb is laid out, packed or not.
+    Panel<T> laidOut(int kb) const {
+        return {keys_.data() + blockStart(kb), long(depth_) * Panel<T>::kStripWidth, stride_};
+    }
 
     // Packs key block kb (const: a block packed on use is packed from block()).
     void pack(int kb) const {
         const Matrix<T>& k = *k_;
         const int n = int(k.rows()), t0 = kb * keyBlock_, cols = std::min(keyBlock_, n - t0);
         T* const start = keys_.data() + blockStart(kb);
-        const Panel<T> to{start, long(depth_) * Panel<T>::kStripWidth, stride_};
+        const Panel<T> to = laidOut(kb);
         // Feature by feature: its keys are contiguous in K's column d, and each strip takes its
         // part as row d. (Strip by strip, reading 16 keys from each of the columns in turn, took
         // about 1.6 times as long in a profile.) A block's whole strips are copied as fixed-size

@@ -1,0 +1,137 @@
+// How the fused CPU kernel packs and writes its data, against the reference and against itself
+// bit for bit: key and value blocks packed on their first use (banded masks), heads wider than a
+// vector (the transposed copies' tails), and long outputs written past the caches. ctest runs it
+// on every variant of the CPU kernels this CPU has (ATTNLAB_CPU_PATH, kernel_dispatch.h).
+#include "core/backend/cpu/fused_attention.h"
+#include "core/backend/cpu/packed_head.h"
+#include "core/spec/block_classification.h"
+#include "kernel_test_data.h"
+#include "test_support.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::kernels;
+using namespace attnlab::test;
+
+namespace {
+
+// Sixteen heads of 1104 tokens, values 64 and 67 wide, write 4.6 MB of float (9 MB of double),
+// which the kernel writes past the caches (non-temporal stores, on x86; n is whole cache lines
+// of either type, the last query block shorter): each head's output must be the bits of the same
+// head computed alone (0.3 MB, cached stores), for query blocks whose rows start on a cache line
+// (128, 16), blocks of which some do and some do not (13, 40: the rest of a strip of columns is
+// written through the caches), features past the whole tiles (67), dense and windowed. The
+// first mismatch, or an empty string.
+template <class T>
+QString outputsPastTheCachesMismatch() {
+    const int n = 1104, heads = 16;
+    std::vector<Matrix<T>> q, k, v;
+    for (int h = 0; h < heads; ++h) {
+        q.push_back(data<T>(n, 64, 10 + 3 * h));
+        k.push_back(data<T>(n, 64, 11 + 3 * h));
+        v.push_back(data<T>(n, h % 2 ? 67 : 64, 12 + 3 * h));
+    }
+    std::vector<HeadInputs<T>> all;
+    for (int h = 0; h < heads; ++h)
+        all.push_back({&q[h], &k[h], &v[h], std::nullopt});
+    for (const MaskSpec& mask : {MaskSpec::all(), MaskSpec::window(40)})
+        for (KernelTiles tiles :
+             {KernelTiles{}, KernelTiles{16, 16}, KernelTiles{13, 7}, KernelTiles{40, 16}}) {
+            const FusedResult<T> together = fusedAttention<T>({}, mask, all, tiles);
+            for (int h : {0, 7, heads - 1})
+                if (!sameBits(together.outputs[h],
+                              fusedAttention<T>({}, mask, {all[h]}, tiles).outputs[0]))
+                    return QString("head %1, %2, query block %3")
+                        .arg(h)
+                        .arg(QString::fromStdString(mask.describe()))
+                        .arg(tiles.queryBlock);
+        }
+    return {};
+}
+
+} // namespace
+
+class TestKernelLayouts : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Masks whose query blocks read few key blocks (bands, small blocks) pack each key and value
+    // block on its first use, from whichever thread gets there first, and give each task a run
+    // of consecutive query blocks: at n = 2000 the work is spread over the threads, so blocks are
+    // shared between runs on different threads. Against the reference, with key blocks that
+    // divide n and that do not.
+    void keyBlocksPackedOnUseEqualReference() {
+        const int n = 2000;
+        const std::pair<const char*, MaskSpec> masks[] = {
+            {"window", MaskSpec::window(20)},
+            {"causal_window", MaskSpec::causalWindow(50)},
+            {"blocks", MaskSpec::blocks(std::vector<int>(20, 100))}};
+        for (const auto& [name, mask] : masks)
+            for (KernelTiles tiles : {KernelTiles{}, KernelTiles{32, 48}}) {
+                const QString what = QString("%1, key blocks of %2").arg(name).arg(tiles.keyBlock);
+                QVERIFY2(packingFor(classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock)) ==
+                             Packing::OnUse,
+                         qPrintable(what + ": packed before the query blocks"));
+                QVERIFY2(fusedError<float>(MixerSpec::Kind::Softmax, mask, n, tiles, false, nullptr,
+                                           64, 64) < 2e-5,
+                         qPrintable("float, " + what));
+                QVERIFY2(fusedError<double>(MixerSpec::Kind::Softmax, mask, n, tiles, false,
+                                            nullptr, 64, 64) < 1e-12,
+                         qPrintable("double, " + what));
+            }
+    }
+
+    // The same packing on use where only the first rows are wanted, and where an earlier
+    // evaluation's blocks are kept: the rows are those of the full evaluation, bit for bit.
+    void keyBlocksPackedOnUseKeepFirstRowsAndReuse() {
+        const int n = 2000;
+        const MaskSpec mask = MaskSpec::window(20);
+        const KernelTiles tiles{32, 32};
+        QVERIFY(packingFor(classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock)) ==
+                Packing::OnUse);
+        const Matrix<float> q = data<float>(n, 64, 1), k = data<float>(n, 64, 2),
+                            v = data<float>(n, 37, 3), v2 = data<float>(n, 64, 4);
+        const std::vector<HeadInputs<float>> heads{{&q, &k, &v, std::nullopt},
+                                                   {&q, &k, &v2, std::nullopt}};
+        const FusedResult<float> full = fusedAttention<float>({}, mask, heads, tiles);
+        const FusedResult<float> first = fusedAttention<float>({}, mask, heads, tiles, 1000);
+        std::vector<bool> changed(std::size_t(n), false);
+        for (int s = 990; s < 1010; ++s)
+            changed[std::size_t(s)] = true;
+        const BlockReuse<float> reuse(full.outputs, changed);
+        const FusedResult<float> again = fusedAttention<float>({}, mask, heads, tiles, -1, &reuse);
+        for (std::size_t h = 0; h < heads.size(); ++h) {
+            const Matrix<float> head = full.outputs[h].topRows(1000),
+                                firstHead = first.outputs[h].topRows(1000);
+            QVERIFY2(sameBits(firstHead, head), "the first rows");
+            QVERIFY2(sameBits(again.outputs[h], full.outputs[h]), "the reused evaluation");
+        }
+    }
+
+    // Heads wider than a vector in every variant, neither width a multiple of one (odd), more
+    // rows than one packing task takes (256): the packing and the output's transposed copies
+    // take whole square tiles in registers and the rest element by element.
+    void wideHeadsEqualReference() {
+        const int n = 300;
+        for (const auto& [name, mask] : maskCatalogue(n))
+            for (KernelTiles tiles : {KernelTiles{13, 7}, KernelTiles{}}) {
+                QVERIFY2(fusedError<float>(MixerSpec::Kind::Softmax, mask, n, tiles, false, nullptr,
+                                           41, 37) < 2e-5,
+                         name);
+                QVERIFY2(fusedError<double>(MixerSpec::Kind::Softmax, mask, n, tiles, false,
+                                            nullptr, 41, 37) < 1e-12,
+                         name);
+            }
+    }
+
+    void outputsPastTheCachesAreTheCachedOutputs() {
+        QString mismatch = outputsPastTheCachesMismatch<float>();
+        QVERIFY2(mismatch.isEmpty(), qPrintable("float: " + mismatch));
+        mismatch = outputsPastTheCachesMismatch<double>();
+        QVERIFY2(mismatch.isEmpty(), qPrintable("double: " + mismatch));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernelLayouts)
+#include "test_kernel_layouts.moc"
