@@ -7,12 +7,14 @@
 #include "core/backend/cpu/packed_head.h"
 #include "core/backend/cpu/softmax_column.h"
 #include "core/spec/matrix_spec.h"
+#include "kernel_test_data.h"
 
 #include <QtTest>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -160,6 +162,18 @@ private slots:
             checkShiftMoves<double>();
     }
 
+    // The score product finished with ExpOfScores is the product followed by expAndSum, bit for
+    // bit, for every query whose scores stay within its shift + kShiftSlack: the same weights and
+    // the same sum packet, added to what it held. Exactly the other queries are marked raised.
+    void productFinishedWithExpIsExpAndSum_data() { softmaxExpIsExpWithoutSubnormals_data(); }
+    void productFinishedWithExpIsExpAndSum() {
+        QFETCH(bool, single);
+        if (single)
+            checkProductFinishedWithExp<float>();
+        else
+            checkProductFinishedWithExp<double>();
+    }
+
     // The projections' product in blocks of rows and columns fixed by the shape: a long, narrow
     // product (three row blocks, two column blocks) has the same bits on one thread as on two,
     // and is a·b.
@@ -251,6 +265,49 @@ private:
             const long double weight = std::exp((long double)top - (long double)shift);
             QVERIFY(std::abs(x[std::size_t(L + 2)] - weight) <=
                     2.0L * weight * std::numeric_limits<T>::epsilon());
+        }
+    }
+
+    template <class T>
+    static void checkProductFinishedWithExp() {
+        using RowMajor = RowMajorMatrix<T>;
+        constexpr int L = kLanes<T>;
+        const int rows = 13, depth = 9, vectors = 2 * kTileVectors + 1, cols = vectors * L;
+        const RowMajor a = test::data<T>(rows, depth, 1) * T(3);
+        const Matrix<T> b = test::data<T>(depth, cols, 2);
+        const PackedValues<T> keys(b); // one panel row per depth
+        RowMajor scores(rows, cols);
+        blockProduct(false, rows, depth, a.data(), depth, keys.panel(), 0, 0, vectors,
+                     scores.data(), cols);
+        // Shifts around each query's largest score: within the slack, at it, past it (raised),
+        // and far above it (every weight under the floor: 0).
+        std::vector<T> shift(std::size_t(rows), T(0));
+        std::vector<bool> past(static_cast<std::size_t>(rows));
+        for (int i = 0; i < rows; ++i) {
+            const T top = scores.row(i).maxCoeff();
+            const T below[] = {T(2), kShiftSlack<T>, T(-1), T(20), T(-800)};
+            shift[std::size_t(i)] = top - below[i % 5];
+            past[std::size_t(i)] = top > shift[std::size_t(i)] + kShiftSlack<T>;
+        }
+        const Matrix<T> before = test::data<T>(L, rows, 3);
+        Matrix<T> sums = before;
+        bool raised[rows] = {};
+        RowMajor weights(rows, cols);
+        blockProduct(rows, depth, a.data(), depth, keys.panel(), 0, 0, vectors, weights.data(),
+                     cols, ExpOfScores<T>{shift.data(), sums.data(), raised});
+        for (int i = 0; i < rows; ++i) {
+            QCOMPARE(raised[i], bool(past[std::size_t(i)]));
+            if (raised[i]) continue;
+            std::vector<T> x(std::size_t(cols + L)); // padded: GCC would warn of a packet past it
+            std::copy_n(scores.row(i).data(), cols, x.begin());
+            T moved = shift[std::size_t(i)];
+            Packet<T> sum = Eigen::internal::ploadu<Packet<T>>(before.col(i).data());
+            expAndSum(x.data(), 0, cols, cols, moved, sum, [](T) {});
+            QCOMPARE(moved, shift[std::size_t(i)]);
+            QVERIFY(std::memcmp(x.data(), weights.row(i).data(), sizeof(T) * cols) == 0);
+            T stored[L];
+            Eigen::internal::pstoreu(stored, sum);
+            QVERIFY(std::memcmp(stored, sums.col(i).data(), sizeof stored) == 0);
         }
     }
 

@@ -34,6 +34,28 @@ inline constexpr int kTileVectors = 4;
 inline constexpr int kTileVectors = 2;
 #endif
 
+/// A block product's default finish: a register tile's sums written to C (C = A·B), or added to
+/// it (C += A·B). A finish is called with a register tile's R x V packets of sums, where its
+/// first row goes in C and C's leading dimension; from(r) is the finish of the product's rows
+/// from r (a finish that keeps something per row counts them from the product's first).
+template <class T>
+struct StoreSums {
+    bool accumulate;
+
+    StoreSums from(int) const { return *this; }
+    template <int R, int V>
+    void operator()(const Packet<T> (&sums)[R][V], T* c, long ldc) const {
+        using namespace Eigen::internal;
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+            for (int v = 0; v < V; ++v) {
+                T* const at = c + r * ldc + v * kLanes<T>;
+                pstoreu(at, accumulate ? padd(ploadu<Packet<T>>(at), sums[r][v]) : sums[r][v]);
+            }
+    }
+};
+
 namespace block_product_detail {
 
 using Eigen::internal::padd;
@@ -43,13 +65,14 @@ using Eigen::internal::pmadd;
 using Eigen::internal::pset1;
 using Eigen::internal::pstoreu;
 
-// C[0..R) x [0..V vectors) (+)= A[0..R) x [0..depth) · B[0..depth) x [0..V vectors). The sum
-// over the depth starts from 0 and is added to C at the end (a blocked sum: error as Eigen's
-// product, not that of one running sum over every key). The loops over R and V are unrolled
-// completely, so that the accumulators are registers rather than an array in memory.
-template <class T, int R, int V>
-inline void registerTile(bool accumulate, int depth, const T* a, long lda, const T* b, long ldb,
-                         T* c, long ldc) {
+// The sums of C[0..R) x [0..V vectors) over A[0..R) x [0..depth) · B[0..depth) x [0..V vectors),
+// handed row by row to `finish` (StoreSums: C = or += them). Each sum over the depth starts from 0
+// (a blocked sum: error as Eigen's product, not that of one running sum over every key). The loops
+// over R and V are unrolled completely, so that the accumulators are registers rather than an
+// array in memory.
+template <class T, int R, int V, class Finish>
+inline void registerTile(int depth, const T* a, long lda, const T* b, long ldb, T* c, long ldc,
+                         const Finish& finish) {
     constexpr int L = kLanes<T>;
     Packet<T> acc[R][V];
 #pragma GCC unroll 8
@@ -70,13 +93,7 @@ inline void registerTile(bool accumulate, int depth, const T* a, long lda, const
                 acc[r][v] = pmadd(x, row[v], acc[r][v]);
         }
     }
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-#pragma GCC unroll 8
-        for (int v = 0; v < V; ++v) {
-            T* to = c + r * ldc + v * L;
-            pstoreu(to, accumulate ? padd(ploadu<Packet<T>>(to), acc[r][v]) : acc[r][v]);
-        }
+    finish(acc, c, ldc);
 }
 
 // Calls f(std::integral_constant<int, count>()) for a count in 1 .. Most known at run time only
@@ -95,12 +112,12 @@ void withCount(int count, F&& f) {
 // rows in one or two tiles of about half as many each rather than a tile of one or two rows after
 // the whole ones (one or two broadcasts per V multiply-adds: bound by the loads; 128 rows were
 // 21 x 6 + 2). A call of one or two rows is still one such tile.
-template <class T, int V>
-void strip(bool accumulate, int rows, int depth, const T* a, long lda, const T* b, long ldb, T* c,
-           long ldc) {
+template <class T, int V, class Finish>
+void strip(int rows, int depth, const T* a, long lda, const T* b, long ldb, T* c, long ldc,
+           const Finish& finish) {
     const auto tile = [&](int r, auto count) {
-        registerTile<T, decltype(count)::value, V>(accumulate, depth, a + r * lda, lda, b, ldb,
-                                                   c + r * ldc, ldc);
+        registerTile<T, decltype(count)::value, V>(depth, a + r * lda, lda, b, ldb, c + r * ldc,
+                                                   ldc, finish.from(r));
     };
     int r = 0;
     for (; rows - r >= 2 * kTileRows; r += kTileRows)
@@ -137,12 +154,12 @@ struct Panel {
     const T* at(long row, int column) const { return data + offset(row, column); }
 };
 
-/// C (rows x the columns [v0·L, v1·L) of B) = A (rows x depth) · B (rows k0 .. k0 + depth - 1 of
-/// the panel, those columns), or C += A·B when `accumulate`; A and C row-major with leading
-/// dimensions lda and ldc, c at C's column v0·L (L = kLanes<T>).
-template <class T>
-void blockProduct(bool accumulate, int rows, int depth, const T* a, long lda, const Panel<T>& b,
-                  long k0, int v0, int v1, T* c, long ldc) {
+/// The product of A (rows x depth) and B (rows k0 .. k0 + depth - 1 of the panel, the columns
+/// [v0·L, v1·L)), handed to `finish` (L = kLanes<T>); A and C row-major with leading dimensions
+/// lda and ldc, c at C's column v0·L. The columns go by in order, a strip at a time.
+template <class T, class Finish>
+void blockProduct(int rows, int depth, const T* a, long lda, const Panel<T>& b, long k0, int v0,
+                  int v1, T* c, long ldc, const Finish& finish) {
     using namespace block_product_detail;
     constexpr int L = kLanes<T>;
     for (int v = v0; v < v1;) { // the vectors of one strip at a time
@@ -151,10 +168,17 @@ void blockProduct(bool accumulate, int rows, int depth, const T* a, long lda, co
         const T* from = b.at(k0, v * L);
         T* to = c + (v - v0) * L;
         withCount<kTileVectors>(vectors, [&](auto count) {
-            strip<T, decltype(count)::value>(accumulate, rows, depth, a, lda, from, ldb, to, ldc);
+            strip<T, decltype(count)::value>(rows, depth, a, lda, from, ldb, to, ldc, finish);
         });
         v += vectors;
     }
+}
+
+/// C = A·B, or C += A·B when `accumulate` (blockProduct with StoreSums).
+template <class T>
+void blockProduct(bool accumulate, int rows, int depth, const T* a, long lda, const Panel<T>& b,
+                  long k0, int v0, int v1, T* c, long ldc) {
+    blockProduct(rows, depth, a, lda, b, k0, v0, v1, c, ldc, StoreSums<T>{accumulate});
 }
 
 /// n rounded up to whole vectors of T.

@@ -50,12 +50,31 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     Matrix<T> sums = Matrix<T>::Zero(kLanes<T>, rows);
     Column<T> shift = Column<T>::Constant(rows, minusInf);
     BoolColumn seen = BoolColumn::Constant(rows, false);
+    // Where the tile's scores are exponentiated as the product computes them (ExpOfScores): the
+    // sums before the tile, and the queries whose shift must move, which take the second pass.
+    Matrix<T> sumsBefore(kLanes<T>, rows);
+    BoolColumn raised(rows);
     for (int kb = 0; kb < job.grid.tileCols; ++kb) {
-        auto tile = scores.fill(kb, seen);
+        // Every query's first tile takes its shift from its scores: the second pass.
+        const bool exponentiated =
+            kExpInScoreProduct && scores.exponentiable(kb) && shift.allFinite();
+        if (exponentiated) {
+            sumsBefore = sums;
+            raised.setConstant(false);
+        }
+        auto tile =
+            exponentiated
+                ? scores.fill(kb, seen, ExpOfScores<T>{shift.data(), sums.data(), raised.data()})
+                : scores.fill(kb, seen);
         if (tile.rows() == 0) continue;
         if (job.kind == MixerSpec::Kind::Softmax) {
             const int cols = int(tile.rows());
             for (int i = 0; i < rows; ++i) {
+                if (exponentiated) {
+                    if (!raised(i)) continue;
+                    scores.rescore(i);
+                    sums.col(i) = sumsBefore.col(i);
+                }
                 const auto [lo, hi] = scores.liveKeys(i);
                 T* const packet = sums.col(i).data();
                 Packet<T> sum = Eigen::internal::ploadu<Packet<T>>(packet);

@@ -42,15 +42,27 @@ public:
     /// Elements from one query's scores to the next's.
     int scratchStride() const { return int(scratch_.rows()); }
 
+    /// Whether key block kb's tile may be filled with the finish ExpOfScores (softmax_column.h):
+    /// with softmax, when every key of it is allowed, there is no distance bias (added after the
+    /// product) and its keys are whole packets (no padding to keep out of the sums).
+    bool exponentiable(int kb) const {
+        return kind_ == MixerSpec::Kind::Softmax && !head_.bias &&
+               grid_.at(block_, kb) == TileKind::Full && tileKeys(kb) % kLanes<T> == 0;
+    }
+
     /// The tile of key block kb (keys x queries: each query's scores contiguous, columns
     /// scratchStride() apart), or an empty block for an empty tile; marks in `seen` the queries
     /// that have an allowed key in it. Where the mask is a set of intervals, only the keys some
     /// query of a register tile's rows may see are computed (a tile that straddles a band's edge
-    /// or a causal diagonal); every entry outside a query's live keys is blocked.
-    Eigen::Block<Matrix<T>> fill(int kb, BoolColumn& seen) {
+    /// or a causal diagonal); every entry outside a query's live keys is blocked. The product's
+    /// sums go through `finish` (block_product.h): another than StoreSums only where
+    /// exponentiable(kb), which leaves them as it wrote them.
+    template <class Finish = StoreSums<T>>
+    Eigen::Block<Matrix<T>> fill(int kb, BoolColumn& seen, const Finish& finish = {false}) {
         const TileKind kind = grid_.at(block_, kb);
-        const int t0 = kb * grid_.colTile, cols = std::min(grid_.colTile, grid_.n - t0);
+        const int t0 = kb * grid_.colTile, cols = tileKeys(kb);
         auto tile = scratch_.topRows(kind == TileKind::Empty ? 0 : cols);
+        kb_ = kb;
         empty_ = kind == TileKind::Empty; // live_ left stale: most tiles of a long window are empty
         if (empty_) return tile;
         restricted_ = kind == TileKind::Partial && intervals_;
@@ -72,9 +84,9 @@ public:
             const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
             const bool computed = lo < hi && from < to;
             if (computed)
-                blockProduct(false, count, keys_.depth(), queries_.row(r), queries_.stride(),
+                blockProduct(count, keys_.depth(), queries_.row(r), queries_.stride(),
                              keys_.block(kb), 0, from / kLanes<T>, to / kLanes<T>, column(r) + from,
-                             keys_.stride());
+                             keys_.stride(), finish.from(r));
             if (!restricted_ || !readWhole) continue;
             for (int i = r; i < r + count; ++i) {
                 T* const scores = column(i);
@@ -104,6 +116,14 @@ public:
         return tile;
     }
 
+    /// Query i's scores in the last tile filled, computed again: for a tile filled with a finish
+    /// that left them as something else (ExpOfScores' raised queries). Only where
+    /// exponentiable(kb): scores with nothing added.
+    void rescore(int i) {
+        blockProduct(false, 1, keys_.depth(), queries_.row(i), queries_.stride(), keys_.block(kb_),
+                     0, 0, tileKeys(kb_) / kLanes<T>, column(i), keys_.stride());
+    }
+
     /// The keys of query i in the last tile filled outside which every entry is blocked:
     /// [first, last). All of the tile's keys unless the tile is partial and the mask a set of
     /// intervals; none for an empty tile.
@@ -131,6 +151,9 @@ public:
     T* column(int i) { return scratch_.data() + Eigen::Index(i) * scratch_.rows(); }
 
 private:
+    // Keys in key block kb.
+    int tileKeys(int kb) const { return std::min(grid_.colTile, grid_.n - kb * grid_.colTile); }
+
     // Adds the distance bias: -slope·|s - t| (or -slope·(s - t)) for keys from t0.
     template <class Tile>
     void addBias(Tile& tile, const DistanceBias& bias, int t0) const {
@@ -152,6 +175,7 @@ private:
     const HeadInputs<T>& head_;
     const PackedKeys<T>& keys_;
     int block_, s0_, rows_;
+    int kb_ = 0;            // the key block of the last tile filled
     PackedRows<T> queries_; // the block's queries, scaled
     Matrix<T> scratch_;     // padded keys x queries; fill writes every key of a non-empty tile
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
