@@ -8,13 +8,13 @@
 #include "core/backend/cpu/softmax_column.h"
 #include "core/spec/matrix_spec.h"
 #include "kernel_test_data.h"
+#include "test_support.h"
 
 #include <QtTest>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -279,24 +279,28 @@ private:
         RowMajor scores(rows, cols);
         blockProduct(false, rows, depth, a.data(), depth, keys.panel(), 0, 0, vectors,
                      scores.data(), cols);
-        // Shifts around each query's largest score: within the slack, at it, past it (raised),
-        // and far above it (every weight under the floor: 0).
+        // Shifts around each query's largest score: 2 below it (within the slack), the slack
+        // below it (at the slack), one above it, 20 below it (past the slack: raised), and far
+        // above it (every weight under the floor: 0).
         std::vector<T> shift(std::size_t(rows), T(0));
-        std::vector<bool> past(static_cast<std::size_t>(rows));
+        bool past[rows] = {};
         for (int i = 0; i < rows; ++i) {
             const T top = scores.row(i).maxCoeff();
             const T below[] = {T(2), kShiftSlack<T>, T(-1), T(20), T(-800)};
             shift[std::size_t(i)] = top - below[i % 5];
-            past[std::size_t(i)] = top > shift[std::size_t(i)] + kShiftSlack<T>;
+            past[i] = top > shift[std::size_t(i)] + kShiftSlack<T>;
         }
+        QVERIFY(!past[0] && past[3]);
         const Matrix<T> before = test::data<T>(L, rows, 3);
         Matrix<T> sums = before;
         bool raised[rows] = {};
+        raised[0] = true; // marks are only added: query 0 keeps its mark
         RowMajor weights(rows, cols);
         blockProduct(rows, depth, a.data(), depth, keys.panel(), 0, 0, vectors, weights.data(),
                      cols, ExpOfScores<T>{shift.data(), sums.data(), raised});
-        for (int i = 0; i < rows; ++i) {
-            QCOMPARE(raised[i], bool(past[std::size_t(i)]));
+        QVERIFY(raised[0]);
+        for (int i = 1; i < rows; ++i) {
+            QCOMPARE(raised[i], past[i]);
             if (raised[i]) continue;
             std::vector<T> x(std::size_t(cols + L)); // padded: GCC would warn of a packet past it
             std::copy_n(scores.row(i).data(), cols, x.begin());
@@ -304,10 +308,10 @@ private:
             Packet<T> sum = Eigen::internal::ploadu<Packet<T>>(before.col(i).data());
             expAndSum(x.data(), 0, cols, cols, moved, sum, [](T) {});
             QCOMPARE(moved, shift[std::size_t(i)]);
-            QVERIFY(std::memcmp(x.data(), weights.row(i).data(), sizeof(T) * cols) == 0);
+            QVERIFY(test::sameBits(Vector<T>::Map(x.data(), cols), weights.row(i).transpose()));
             T stored[L];
             Eigen::internal::pstoreu(stored, sum);
-            QVERIFY(std::memcmp(stored, sums.col(i).data(), sizeof stored) == 0);
+            QVERIFY(test::sameBits(Vector<T>::Map(stored, L), sums.col(i)));
         }
     }
 

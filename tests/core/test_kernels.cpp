@@ -14,8 +14,11 @@
 #include "core/spec/block_classification.h"
 #include "core/spec/matrix_spec.h"
 #include "kernel_test_data.h"
+#include "test_support.h"
 
 #include <QtTest>
+
+#include <utility>
 
 using namespace attnlab;
 using namespace attnlab::kernels;
@@ -87,19 +90,28 @@ void compareForwardFrom(const ModelSpec& spec, int n, const char* what) {
             model.forwardBatch({longer}, Maps::Drop, all).front().output);
 }
 
+// Whole numbers over d = 4 (scale 1/2), so exact scores: ±t/2 give or take a few for key t, up
+// to 152 (past 88 above the shift, float's exp overflows: a shift left behind is no number).
+// Rising for even queries, falling for odd ones. The last key block is whole packets (n = 304:
+// 48 keys of blocks of 64 or 128).
 template <class T>
-void checkRisingScores(double tolerance) {
-    // Whole numbers over d = 4 (scale 1/2): exact scores, ±t/2 give or take a few for key t, up
-    // to 150 (e^150 overflows float: a shift left behind shows as inf).
-    const int n = 300, d = 4;
-    Matrix<T> q(n, d), k(n, d);
+void risingScores(Matrix<T>& q, Matrix<T>& k, int n) {
+    q.resize(n, 4);
+    k.resize(n, 4);
     for (int s = 0; s < n; ++s) {
         q.row(s) << T(s % 2 ? -1 : 1), T(s % 3 - 1), T(0), T(1);
         k.row(s) << T(s), T(s % 5), T(s % 7 - 3), T(s % 3);
     }
+}
+
+template <class T>
+void checkRisingScores(double tolerance) {
+    const int n = 304;
+    Matrix<T> q, k;
+    risingScores(q, k, n);
     const Matrix<T> v = data<T>(n, 5, 4);
     const MixerSpec softmax;
-    for (const MaskSpec& mask : {MaskSpec::all(), MaskSpec::causal()}) {
+    for (const MaskSpec& mask : {MaskSpec::all(), MaskSpec::causal(), MaskSpec::window(40)}) {
         const Matrix<T> expected =
             attendHead<T>(softmax, q, k, v, nullptr, buildMask(mask, n)).output;
         for (KernelTiles tiles : {KernelTiles{}, KernelTiles{8, 16}, KernelTiles{64, 32}}) {
@@ -108,6 +120,31 @@ void checkRisingScores(double tolerance) {
             QVERIFY((out - expected).cwiseAbs().maxCoeff() < tolerance);
         }
     }
+}
+
+// The kernel with and without a distance bias of slope 0, which leaves every score as it is
+// but keeps the score product from exponentiating (exponentiable): the same bits, on random
+// scores and on rising ones (whose shift moves in the tiles exponentiated), for masks with full
+// tiles, with key blocks packed first and on use.
+template <class T>
+void checkExpInProductIsTheSecondPass() {
+    const int n = 304;
+    Matrix<T> risingQ, risingK;
+    risingScores(risingQ, risingK, n);
+    const Matrix<T> q = data<T>(n, 16, 1), k = data<T>(n, 16, 2), v = data<T>(n, 5, 4);
+    const MixerSpec softmax;
+    for (const MaskSpec& mask : {MaskSpec::all(), MaskSpec::causal(), MaskSpec::window(20)})
+        for (KernelTiles tiles : {KernelTiles{}, KernelTiles{16, 16}, KernelTiles{64, 32}})
+            for (const auto& [qs, ks] :
+                 {std::pair{&q, &k}, std::pair{&std::as_const(risingQ), &std::as_const(risingK)}}) {
+                const HeadInputs<T> plain{qs, ks, &v, {}};
+                HeadInputs<T> biased = plain;
+                biased.bias = DistanceBias{0.0, false};
+                const Matrix<T> fused = fusedAttention<T>(softmax, mask, {plain}, tiles).outputs[0];
+                const Matrix<T> twoPass =
+                    fusedAttention<T>(softmax, mask, {biased}, tiles).outputs[0];
+                QVERIFY(sameBits(fused, twoPass));
+            }
 }
 
 } // namespace
@@ -165,6 +202,13 @@ private slots:
     void risingScoresEqualReference() {
         checkRisingScores<float>(2e-5);
         checkRisingScores<double>(1e-12);
+    }
+
+    // With AVX-512 the score product exponentiates each tile whose keys are all allowed, doing
+    // the second pass's steps in its registers: the same bits as that pass.
+    void expInProductIsTheSecondPass() {
+        checkExpInProductIsTheSecondPass<float>();
+        checkExpInProductIsTheSecondPass<double>();
     }
 
     void allMaskedRowsAreZero() {

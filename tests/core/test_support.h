@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <cstring>
+#include <type_traits>
 
 namespace attnlab::test {
 
@@ -35,10 +36,13 @@ inline ModelSpec modelOf(PositionalSpec positional, std::vector<LayerSpec> layer
 }
 
 /// Whether a and b have the same shape and bits (== would take -0 for +0, and fails on NaN).
-template <class T>
-bool sameBits(const Matrix<T>& a, const Matrix<T>& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), sizeof(T) * std::size_t(a.size())) == 0;
+template <class A, class B>
+bool sameBits(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+    using T = typename A::Scalar;
+    static_assert(std::is_same_v<T, typename B::Scalar>);
+    const Matrix<T> x = a, y = b; // one layout
+    return x.rows() == y.rows() && x.cols() == y.cols() &&
+           std::memcmp(x.data(), y.data(), sizeof(T) * std::size_t(x.size())) == 0;
 }
 
 /// The message of the InputError `f` throws, or a null QString when it throws none.

@@ -35,9 +35,10 @@ inline constexpr int kTileVectors = 2;
 #endif
 
 /// A block product's default finish: a register tile's sums written to C (C = A·B), or added to
-/// it (C += A·B). A finish is called with a register tile's R x V packets of sums, where its
-/// first row goes in C and C's leading dimension; from(r) is the finish of the product's rows
-/// from r (a finish that keeps something per row counts them from the product's first).
+/// it (C += A·B). A finish is called as finish(sums, c, ldc): the tile's R x V packets of sums,
+/// where its first element goes in C, and C's leading dimension; from(r) is the finish of the
+/// product's rows from r (a finish that keeps something per row counts them from the product's
+/// first).
 template <class T>
 struct StoreSums {
     bool accumulate;

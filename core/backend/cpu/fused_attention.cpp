@@ -52,20 +52,24 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     BoolColumn seen = BoolColumn::Constant(rows, false);
     // Where the tile's scores are exponentiated as the product computes them (ExpOfScores): the
     // sums before the tile, and the queries whose shift must move, which take the second pass.
-    Matrix<T> sumsBefore(kLanes<T>, rows);
-    BoolColumn raised(rows);
+    const int exponentiable = kExpInScoreProduct ? rows : 0;
+    Matrix<T> sumsBefore(kLanes<T>, exponentiable);
+    BoolColumn raised(exponentiable);
     for (int kb = 0; kb < job.grid.tileCols; ++kb) {
         // Every query's first tile takes its shift from its scores: the second pass.
         const bool exponentiated =
             kExpInScoreProduct && scores.exponentiable(kb) && shift.allFinite();
-        if (exponentiated) {
-            sumsBefore = sums;
-            raised.setConstant(false);
-        }
-        auto tile =
-            exponentiated
-                ? scores.fill(kb, seen, ExpOfScores<T>{shift.data(), sums.data(), raised.data()})
-                : scores.fill(kb, seen);
+        const auto fill = [&] {
+            if constexpr (kExpInScoreProduct)
+                if (exponentiated) {
+                    sumsBefore = sums;
+                    raised.setConstant(false);
+                    return scores.fill(kb, seen,
+                                       ExpOfScores<T>{shift.data(), sums.data(), raised.data()});
+                }
+            return scores.fill(kb, seen);
+        };
+        auto tile = fill();
         if (tile.rows() == 0) continue;
         if (job.kind == MixerSpec::Kind::Softmax) {
             const int cols = int(tile.rows());

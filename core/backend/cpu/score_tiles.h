@@ -55,8 +55,8 @@ public:
     /// that have an allowed key in it. Where the mask is a set of intervals, only the keys some
     /// query of a register tile's rows may see are computed (a tile that straddles a band's edge
     /// or a causal diagonal); every entry outside a query's live keys is blocked. The product's
-    /// sums go through `finish` (block_product.h): another than StoreSums only where
-    /// exponentiable(kb), which leaves them as it wrote them.
+    /// sums go through `finish` (block_product.h). A finish other than StoreSums requires
+    /// exponentiable(kb): the tile is then left as the finish wrote it.
     template <class Finish = StoreSums<T>>
     Eigen::Block<Matrix<T>> fill(int kb, BoolColumn& seen, const Finish& finish = {false}) {
         const TileKind kind = grid_.at(block_, kb);
