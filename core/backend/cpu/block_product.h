@@ -73,7 +73,7 @@ using Eigen::internal::pstoreu;
 // array in memory.
 template <class T, int R, int V, class Finish>
 inline void registerTile(int depth, const T* a, long lda, const T* b, long ldb, T* c, long ldc,
-                         const Finish& finish) {
+                         Finish finish) {
     constexpr int L = kLanes<T>;
     Packet<T> acc[R][V];
 #pragma GCC unroll 8
@@ -115,7 +115,7 @@ void withCount(int count, F&& f) {
 // 21 x 6 + 2). A call of one or two rows is still one such tile.
 template <class T, int V, class Finish>
 void strip(int rows, int depth, const T* a, long lda, const T* b, long ldb, T* c, long ldc,
-           const Finish& finish) {
+           Finish finish) {
     const auto tile = [&](int r, auto count) {
         registerTile<T, decltype(count)::value, V>(depth, a + r * lda, lda, b, ldb, c + r * ldc,
                                                    ldc, finish.from(r));
@@ -160,7 +160,7 @@ struct Panel {
 /// lda and ldc, c at C's column v0·L. The columns go by in order, a strip at a time.
 template <class T, class Finish>
 void blockProduct(int rows, int depth, const T* a, long lda, const Panel<T>& b, long k0, int v0,
-                  int v1, T* c, long ldc, const Finish& finish) {
+                  int v1, T* c, long ldc, Finish finish) {
     using namespace block_product_detail;
     constexpr int L = kLanes<T>;
     for (int v = v0; v < v1;) { // the vectors of one strip at a time
