@@ -67,7 +67,7 @@ using Eigen::internal::pset1;
 using Eigen::internal::pstoreu;
 
 // The sums of C[0..R) x [0..V vectors) over A[0..R) x [0..depth) · B[0..depth) x [0..V vectors),
-// handed row by row to `finish` (StoreSums: C = or += them). Each sum over the depth starts from 0
+// handed to `finish` as one tile (StoreSums: C = or += them). Each sum over the depth starts from 0
 // (a blocked sum: error as Eigen's product, not that of one running sum over every key). The loops
 // over R and V are unrolled completely, so that the accumulators are registers rather than an
 // array in memory.

@@ -284,10 +284,9 @@ void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale
 
 /// Whether the fused kernel's score product exponentiates its tiles with ExpOfScores (below):
 /// with AVX-512, where a register tile's 24 sums leave 8 of the 32 vector registers to the exp
-/// (interleaved runs: dense n = 4096 1.6% less wall time and 2.1% less CPU time, n = 2048 3.4%
-/// less wall time, causal n = 4096 2.3%); not with AVX2, where it took 2.5% longer than the second
-/// pass, with the exp's steps on the sums in registers or on the tile stored first. Unmeasured
-/// elsewhere, so not there either.
+/// (interleaved runs, dense n = 4096: 3.2% less wall time, 1.7% less CPU time); not with AVX2,
+/// whose twelve sums leave 4 of 16 and where it took 5.6% longer than the second pass (dense
+/// n = 4096, nine interleaved rounds). Unmeasured elsewhere, so not there either.
 #if defined(__AVX512F__)
 inline constexpr bool kExpInScoreProduct = true;
 #else
