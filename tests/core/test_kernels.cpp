@@ -4,6 +4,7 @@
 // maps (fused) equals the forward with maps (reference). How the kernel packs and writes its data
 // is core.kernel_layouts'. ctest runs it on every variant of the CPU kernels this CPU has
 // (ATTNLAB_CPU_PATH, kernel_dispatch.h).
+#include "core/backend/cpu/cpu_device.h"
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/kernel_dispatch.h"
 #include "core/backend/cpu/pooled_map.h"
@@ -18,6 +19,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <utility>
 
 using namespace attnlab;
@@ -164,6 +166,23 @@ private slots:
                 return;
             }
         QFAIL("ATTNLAB_CPU_PATH names no variant built in");
+    }
+
+    // The CPU device names the instruction sets the kernels' choice sees, whatever variant is
+    // forced: an emulated processor (qemu-user -cpu Haswell) has no AVX-512 even where its host
+    // lists it in /proc/cpuinfo.
+    void cpuDeviceNamesTheInstructionSetsTheKernelsSee() {
+        const std::vector<std::string> features = makeCpuDevice()->info().features;
+        const auto names = [&](const char* isa) {
+            return std::find(features.begin(), features.end(), isa) != features.end();
+        };
+        for (const CpuKernelVariant& v : cpuKernelVariants()) {
+            if (v.name == "x86-64-v3") {
+                QCOMPARE(names("avx2"), v.runs);
+                QCOMPARE(names("fma"), v.runs);
+            }
+            if (v.name == "x86-64-v4") QCOMPARE(names("avx512f"), v.runs);
+        }
     }
 
     void fusedEqualsReference_data() {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace attnlab {
 
@@ -26,6 +27,19 @@ std::string procField(const char* file, const std::string& key) {
     return {};
 }
 
+// Which of AVX2, FMA and AVX-512 F the processor itself reports (cpuid, as the kernels' choice
+// reads it): /proc/cpuinfo gives the host's flags under an emulator such as qemu-user.
+std::vector<std::string> vectorInstructionSets() {
+    std::vector<std::string> found;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) found.push_back("avx2");
+    if (__builtin_cpu_supports("fma")) found.push_back("fma");
+    if (__builtin_cpu_supports("avx512f")) found.push_back("avx512f");
+#endif
+    return found;
+}
+
 // The model name, memory and precisions of this machine's CPU.
 DeviceInfo describeCpu() {
     DeviceInfo cpu;
@@ -41,10 +55,8 @@ DeviceInfo describeCpu() {
                     "exact",
                     "all mixers",
                     "all masks"};
-    const std::string flags = procField("/proc/cpuinfo", "flags");
-    for (const char* isa : {"avx2", "fma", "avx512f"})
-        if ((" " + flags + " ").find(std::string(" ") + isa + " ") != std::string::npos)
-            cpu.features.push_back(isa);
+    for (std::string& isa : vectorInstructionSets())
+        cpu.features.push_back(std::move(isa));
     return cpu;
 }
 
