@@ -6,6 +6,7 @@
 #include "core/backend/cpu/matrix_product.h"
 #include "core/backend/cpu/packed_head.h"
 #include "core/backend/cpu/softmax_column.h"
+#include "core/model/matrix_times.h"
 #include "core/spec/matrix_spec.h"
 #include "kernel_test_data.h"
 #include "test_support.h"
@@ -184,14 +185,30 @@ private slots:
         const Matrix<float> a = random(3100, 70, 7), b = random(70, 200, 8);
         const int threads = omp_get_max_threads();
         omp_set_num_threads(1);
-        const Matrix<float> serial = product<float>(a, b);
+        const Matrix<float> serial = product<float>({a, false}, {b, false});
         omp_set_num_threads(2);
-        const Matrix<float> threaded = product<float>(a, b);
+        const Matrix<float> threaded = product<float>({a, false}, {b, false});
         omp_set_num_threads(threads);
         QVERIFY(threaded == serial);
         const Eigen::MatrixXd exact = a.cast<double>() * b.cast<double>();
         QVERIFY((serial.cast<double>() - exact).cwiseAbs().maxCoeff() < 1e-4);
 #endif
+    }
+
+    // A transposed factor is read where it lies, in the same blocks (split along its columns when
+    // it is the left one), and packed by Eigen's product as the transpose made first would be: the
+    // same bits as the product of the transposes made first, in each position, on every variant.
+    void transposedFactorsEqualTransposesMadeFirst() {
+        const Matrix<double> a = random(70, 3100, 9).cast<double>(),
+                             b = random(200, 70, 10).cast<double>();
+        const Matrix<double> at = a.transpose(), bt = b.transpose();
+        const Matrix<double> expected = product<double>({at, false}, {bt, false});
+        QVERIFY(product<double>({a, true}, {bt, false}) == expected);
+        QVERIFY(product<double>({at, false}, {b, true}) == expected);
+        QVERIFY(product<double>({a, true}, {b, true}) == expected);
+        QVERIFY(times<double>(a.transpose(), b.transpose()) == expected);
+        const Eigen::MatrixXd exact = at * bt;
+        QVERIFY((expected - exact).cwiseAbs().maxCoeff() < 1e-9);
     }
 
 private:

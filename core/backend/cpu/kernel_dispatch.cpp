@@ -137,7 +137,7 @@ Matrix<T> pooledWeights(const MixerSpec& mixer, const MaskSpec& mask, const Head
 constexpr Eigen::Index kProductBlockRows = 1536, kProductBlockCols = 128;
 
 template <class T>
-Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
+Matrix<T> product(const Factor<T>& a, const Factor<T>& b) {
     const auto multiply = cpuKernels().in<T>().product;
     const long rowBlocks = long((a.rows() + kProductBlockRows - 1) / kProductBlockRows);
     const long colBlocks = long((b.cols() + kProductBlockCols - 1) / kProductBlockCols);
@@ -168,7 +168,7 @@ Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b) {
     template Matrix<T> maxPool<T>(const Matrix<T>&, int, int, PoolBy);                             \
     template Matrix<T> pooledWeights<T>(const MixerSpec&, const MaskSpec&, const HeadInputs<T>&,   \
                                         int, int);                                                 \
-    template Matrix<T> product<T>(const MatrixView<T>&, const MatrixView<T>&);
+    template Matrix<T> product<T>(const Factor<T>&, const Factor<T>&);
 ATTNLAB_INSTANTIATE(float)
 ATTNLAB_INSTANTIATE(double)
 #undef ATTNLAB_INSTANTIATE

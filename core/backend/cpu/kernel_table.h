@@ -22,7 +22,7 @@ struct KernelsIn {
     /// The CPU device's one head: attendHead or attendHeadUnmasked (mixer.h) as the task says.
     HeadResult<T> (*attendHead)(const HeadTask<T>&);
     /// out = a·b, written in place (out is a·b's shape, a block of a larger matrix or not).
-    void (*product)(const MatrixView<T>&, const MatrixView<T>&, Eigen::Ref<Matrix<T>>);
+    void (*product)(const Factor<T>&, const Factor<T>&, Eigen::Ref<Matrix<T>>);
 };
 
 /// The kernels of one variant. Each variant defines one, constant-initialised (no code of the

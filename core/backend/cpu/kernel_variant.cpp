@@ -15,9 +15,17 @@ HeadResult<T> attendHead(const HeadTask<T>& task) {
     return attnlab::attendHead<T>(task.mixer, task.q, task.k, task.v, task.bias, task.maskCells);
 }
 
+// Eigen's product packs a transposed factor as it packs a stored one, from where it lies.
 template <class T>
-void multiply(const MatrixView<T>& a, const MatrixView<T>& b, Eigen::Ref<Matrix<T>> out) {
-    out.noalias() = a * b;
+void multiply(const Factor<T>& a, const Factor<T>& b, Eigen::Ref<Matrix<T>> out) {
+    if (a.transposed && b.transposed)
+        out.noalias() = a.stored.transpose() * b.stored.transpose();
+    else if (a.transposed)
+        out.noalias() = a.stored.transpose() * b.stored;
+    else if (b.transposed)
+        out.noalias() = a.stored * b.stored.transpose();
+    else
+        out.noalias() = a.stored * b.stored;
 }
 
 template <class T>

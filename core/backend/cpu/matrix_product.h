@@ -10,10 +10,38 @@ namespace attnlab::kernels {
 template <class T>
 using MatrixView = Eigen::Ref<const Matrix<T>>;
 
+/// A factor of a product: a matrix as stored, or its transpose, which the product reads in place
+/// (a transposed view converted to a MatrixView would be copied first). Not copyable: a view of an
+/// expression holds the expression's value, and a copy of the view would point into it.
+template <class T>
+struct Factor {
+    template <class X>
+    Factor(const X& matrix, bool transposedInProduct)
+        : stored(matrix), transposed(transposedInProduct) {}
+    Factor(const Factor&) = delete;
+    Factor& operator=(const Factor&) = delete;
+
+    MatrixView<T> stored;
+    bool transposed;
+
+    Eigen::Index rows() const { return transposed ? stored.cols() : stored.rows(); }
+    Eigen::Index cols() const { return transposed ? stored.rows() : stored.cols(); }
+    /// Rows [first, first + count) of the factor (as it enters the product).
+    Factor middleRows(Eigen::Index first, Eigen::Index count) const {
+        if (transposed) return {stored.middleCols(first, count), true};
+        return {stored.middleRows(first, count), false};
+    }
+    /// Columns [first, first + count) of the factor.
+    Factor middleCols(Eigen::Index first, Eigen::Index count) const {
+        if (transposed) return {stored.middleRows(first, count), true};
+        return {stored.middleCols(first, count), false};
+    }
+};
+
 /// a·b. T is float or double. a's rows and b's columns are taken in blocks of fixed sizes, spread
 /// over the threads when the product is large (base/parallel.h), so the result is the same on any
 /// number of threads.
 template <class T>
-Matrix<T> product(const MatrixView<T>& a, const MatrixView<T>& b);
+Matrix<T> product(const Factor<T>& a, const Factor<T>& b);
 
 } // namespace attnlab::kernels
