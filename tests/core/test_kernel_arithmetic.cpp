@@ -1,7 +1,7 @@
 // The CPU kernels' arithmetic, on the variant this CPU runs (ctest runs it again on each lower
 // variant): the register-blocked product's rows independent of the call, the online softmax's
-// exp (accurate, exactly 0 for blocked keys and below its floor, never subnormal), and the model's
-// matrix product the same on any number of threads.
+// 2^x (accurate, exactly 0 for blocked keys and below its floor, never subnormal), and the
+// model's matrix product the same on any number of threads.
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/matrix_product.h"
 #include "core/backend/cpu/packed_head.h"
@@ -64,7 +64,7 @@ private slots:
     // maximum first, so each weight is exp(score) over the sum) or rise to 0 (the maximum last,
     // so earlier tiles are rescaled as it moves). With V the identity, the output row is the
     // weights: within float rounding of softmax in double where the score is above -80, and in
-    // the first order exactly 0 below the floor.
+    // the first order exactly 0 below the floor (2^-125 = e^-86.6).
     void fusedWeightsFollowExpDownToTheFloor() {
         const int n = 200;
         const Matrix<float> q = Matrix<float>::Ones(n, 1);
@@ -129,12 +129,12 @@ private slots:
         QVERIFY(((tail - expected).cwiseAbs().array() < 1e-5f).all());
     }
 
-    // The online softmax's exp over a column, float and double, as compiled for this test (the
-    // x86-64 baseline's SSE2 by default, the -march of a build with ATTNLAB_ARCH; the variants'
-    // own run in core.kernels on each variant): exp within 2 ulp where it is a normal number,
-    // exactly 0 for a blocked key (-inf) and below the floor (-87, -708: never a subnormal weight,
-    // which would send the product with V down the slow path), NaN kept; the sum is of what was
-    // stored.
+    // The online softmax's 2^x over a column of base-2 scores, float and double, as compiled for
+    // this test (the x86-64 baseline's SSE2 by default, the -march of a build with ATTNLAB_ARCH;
+    // the variants' own run in core.kernels on each variant): 2^x within 2 ulp where it is a
+    // normal number, exactly 0 for a blocked key (-inf) and below the floor (-125, -1021: never a
+    // subnormal weight, which would send the product with V down the slow path), NaN kept; the
+    // sum is of what was stored.
     void softmaxExpIsExpWithoutSubnormals_data() {
         QTest::addColumn<bool>("single");
         QTest::newRow("float") << true;
@@ -150,9 +150,9 @@ private slots:
 
     // The online softmax's shift over one tile's column: from none (-inf), the column's largest
     // score, with nothing rescaled; kept for a score up to kShiftSlack above it (whose weight is
-    // then above 1: e^5 at 5 above), moved by one 8.5 above; moved once, to the largest score from
+    // then above 1: 2^5 at 5 above), moved by one 8.5 above; moved once, to the largest score from
     // the first packet with a score past the slack on, with the weights before it, the sum and the
-    // caller's sums rescaled by exp(old - new). Each weight is exp(score - final shift), 0 where
+    // caller's sums rescaled by 2^(old - new). Each weight is 2^(score - final shift), 0 where
     // that is below the smallest normal number (a weight the move takes there, too).
     void softmaxShiftMovesOnlyPastTheSlack_data() { softmaxExpIsExpWithoutSubnormals_data(); }
     void softmaxShiftMovesOnlyPastTheSlack() {
@@ -231,7 +231,7 @@ private:
         std::vector<T> scores(std::size_t(paddedToLanes<T>(cols)), T(0));
         for (int k = 0; k < cols; ++k)
             scores[std::size_t(k)] = T(-0.25) * T(k % 7);
-        scores[1] = T(-80);                     // exp(-80) is normal in float, exp(-111) not
+        scores[1] = T(-100);                    // 2^-100 is normal in float, 2^-131 not
         scores[std::size_t(L + 2)] = T(5);      // within the slack of the shift 0
         scores[std::size_t(4 * L + 1)] = T(30); // past it: the shift moves ...
         scores[std::size_t(6 * L + 5)] = T(31); // ... to the largest score from there on
@@ -247,15 +247,13 @@ private:
             });
             QCOMPARE(shift, T(31));
             QCOMPARE(moves, start == minusInf ? 0 : 1);
-            if (moves == 1)
-                QVERIFY(std::abs(told - std::exp(-31.0L)) <=
-                        2.0L * std::numeric_limits<T>::epsilon() * std::exp(-31.0L));
+            if (moves == 1) QCOMPARE(told, std::exp2(T(-31)));
             long double stored = 0;
             for (int k = 0; k < cols; ++k) {
-                const long double exact = std::exp((long double)scores[std::size_t(k)] - 31.0L);
+                const long double exact = std::exp2((long double)scores[std::size_t(k)] - 31.0L);
                 const T got = x[std::size_t(k)];
                 const QString where = QString("key %1: %2").arg(k).arg(double(got));
-                if (exact < std::numeric_limits<T>::min() || exact < std::exp(kExpFloor<T>))
+                if (exact < std::numeric_limits<T>::min() || exact < std::exp2(kExp2Floor<T>))
                     QVERIFY2(got == T(0), qPrintable(where));
                 else
                     QVERIFY2(std::abs(got - exact) <=
@@ -265,7 +263,7 @@ private:
             }
             QVERIFY(std::abs(Eigen::internal::predux(sum) - stored) <= 1e-6L * stored);
         }
-        // Within the slack: without the 30 and 31 the shift 0 stays, and the 5 weighs e^5; a
+        // Within the slack: without the 30 and 31 the shift 0 stays, and the 5 weighs 2^5; a
         // score just past the slack moves it.
         std::vector<T> within = scores;
         within[std::size_t(4 * L + 1)] = within[std::size_t(6 * L + 5)] = T(0);
@@ -279,7 +277,7 @@ private:
             const bool past = top > T(8); // the slack, kShiftSlack
             QCOMPARE(moves, past ? 1 : 0);
             QCOMPARE(shift, past ? top : T(0));
-            const long double weight = std::exp((long double)top - (long double)shift);
+            const long double weight = std::exp2((long double)top - (long double)shift);
             QVERIFY(std::abs(x[std::size_t(L + 2)] - weight) <=
                     2.0L * weight * std::numeric_limits<T>::epsilon());
         }
@@ -298,12 +296,12 @@ private:
                      scores.data(), cols);
         // Shifts around each query's largest score: 2 below it (within the slack), the slack
         // below it (at the slack), one above it, 20 below it (past the slack: raised), and far
-        // above it (every weight under the floor: 0).
+        // above it (every weight under the floor, in float and in double: 0).
         std::vector<T> shift(std::size_t(rows), T(0));
         bool past[rows] = {};
         for (int i = 0; i < rows; ++i) {
             const T top = scores.row(i).maxCoeff();
-            const T below[] = {T(2), kShiftSlack<T>, T(-1), T(20), T(-800)};
+            const T below[] = {T(2), kShiftSlack<T>, T(-1), T(20), T(-1100)};
             shift[std::size_t(i)] = top - below[i % 5];
             past[i] = top > shift[std::size_t(i)] + kShiftSlack<T>;
         }
@@ -337,7 +335,7 @@ private:
     template <class T>
     static void checkSoftmaxExp(T payloadNaN) {
         const int cols = 4003; // no multiple of a vector: the last packet is partial
-        const T floor = kExpFloor<T>, span = -floor + 13;
+        const T floor = kExp2Floor<T>, span = -floor + 13;
         std::vector<T> x(std::size_t(paddedToLanes<T>(cols)), T(7));
         for (int k = 0; k < cols; ++k)
             x[std::size_t(k)] = -span * T(k) / T(cols - 1);
@@ -354,7 +352,7 @@ private:
             const auto i = std::size_t(k);
             const T arg = scores[i] - shift, got = x[i];
             if (k == 11 || k == 12) {
-                QVERIFY2(std::isnan(got), qPrintable(QString("exp(NaN) = %1").arg(double(got))));
+                QVERIFY2(std::isnan(got), qPrintable(QString("2^NaN = %1").arg(double(got))));
                 continue;
             }
             QVERIFY2(std::fpclassify(got) != FP_SUBNORMAL, qPrintable(QString::number(arg)));
@@ -362,9 +360,9 @@ private:
                 QCOMPARE(got, T(0));
                 continue;
             }
-            const long double exact = std::exp((long double)arg);
+            const long double exact = std::exp2((long double)arg);
             QVERIFY2(std::abs(got - exact) <= 2.0L * exact * std::numeric_limits<T>::epsilon(),
-                     qPrintable(QString("exp(%1) = %2").arg(double(arg)).arg(double(got))));
+                     qPrintable(QString("2^%1 = %2").arg(double(arg)).arg(double(got))));
             stored += got;
         }
         QCOMPARE(expAndSumAt(x, cols, shift, 0), T(0)); // no keys: all zero
@@ -374,7 +372,7 @@ private:
         y[11] = shift - T(1);
         y[12] = shift - T(2);
         const T clean = expAndSumAt(y, cols, shift);
-        const long double expected = stored + std::exp(-1.0L) + std::exp(-2.0L);
+        const long double expected = stored + std::exp2(-1.0L) + std::exp2(-2.0L);
         QVERIFY(std::abs(clean - expected) <= 1e-5L * clean);
     }
 };

@@ -92,8 +92,9 @@ void compareForwardFrom(const ModelSpec& spec, int n, const char* what) {
             model.forwardBatch({longer}, Maps::Drop, all).front().output);
 }
 
-// Whole numbers over d = 4 (scale 1/2), so exact scores: ±t/2 give or take a few for key t, up
-// to 152 (past 88 above the shift, float's exp overflows: a shift left behind is no number).
+// Whole numbers over d = 4 (scale 1/2): scores ±t/2 give or take a few for key t, up to 152
+// (219 in the kernels' base 2: past 128 above the shift, float's 2^x overflows, so a shift left
+// behind is no number).
 // Rising for even queries, falling for odd ones. The last key block is whole packets (n = 304:
 // 48 keys of blocks of 64 or 128).
 template <class T>

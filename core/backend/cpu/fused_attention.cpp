@@ -41,7 +41,8 @@ template <class T>
 void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
                       int block, Matrix<T>& out, BoolColumn* seenRows) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
-    ScoreTiles<T> scores(job.kind, job.mask, job.grid, head, packed.keys, packed.queryScale, block);
+    ScoreTiles<T> scores(job.kind, ScoreBase::Two, job.mask, job.grid, head, packed.keys,
+                         packed.queryScale, block);
     const int rows = scores.rows();
     const PackedValues<T>& values = packed.values;
     Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query

@@ -60,7 +60,7 @@ void poolQueryBlock(MixerSpec::Kind kind, const MaskSpec& mask, const BlockClass
                     const HeadInputs<T>& head, const PackedKeys<T>& keys, T queryScale, int block,
                     Eigen::Index bh, Eigen::Index bw, Matrix<T>& pooled) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
-    ScoreTiles<T> scores(kind, mask, grid, head, keys, queryScale, block);
+    ScoreTiles<T> scores(kind, ScoreBase::Natural, mask, grid, head, keys, queryScale, block);
     const int rows = scores.rows(), s0 = scores.firstRow();
     // Pass 1: the row max and sum the weights are normalised by.
     Column<T> total = Column<T>::Zero(rows), rowMax = Column<T>::Constant(rows, minusInf);

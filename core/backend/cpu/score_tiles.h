@@ -3,6 +3,7 @@
 // applied, ready for the mixer: softmax gets blocked entries -inf, softmax_like 1 + relu(s) and
 // raw s with blocked entries 0. Shared by the fused kernel and the pooled weight map. The scores
 // are the block product (block_product.h) of the packed, scaled queries with the packed keys.
+// Softmax scores may be held in base 2 (ScoreBase).
 #pragma once
 
 #include "core/backend/cpu/fused_attention.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numbers>
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,11 @@ template <class T>
 using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
 using BoolColumn = Eigen::Array<bool, Eigen::Dynamic, 1>;
 
+/// The unit a tile holds softmax scores in: the mixer's (its weights exp(s - shift)), or base 2,
+/// the mixer's times log2(e) (the weights 2^(s - shift), the same numbers: the fused kernel's,
+/// whose 2^x takes no reduction by ln(2), softmax_column.h). Other mixers' scores are the mixer's.
+enum class ScoreBase { Natural, Two };
+
 template <class T>
 class ScoreTiles {
 public:
@@ -27,12 +34,16 @@ public:
 
     /// `keys`: the head's keys packed in the grid's key blocks; `queryScale`: the mixer's scale,
     /// which the block's queries are packed with (here, on the calling thread: a query block's
-    /// rows, read once).
-    ScoreTiles(MixerSpec::Kind kind, const MaskSpec& mask, const BlockClassification& grid,
-               const HeadInputs<T>& head, const PackedKeys<T>& keys, T queryScale, int block)
+    /// rows, read once), times log2(e) for softmax scores in base 2, as the distance bias is.
+    ScoreTiles(MixerSpec::Kind kind, ScoreBase base, const MaskSpec& mask,
+               const BlockClassification& grid, const HeadInputs<T>& head,
+               const PackedKeys<T>& keys, T queryScale, int block)
         : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), block_(block),
+          unit_(kind == MixerSpec::Kind::Softmax && base == ScoreBase::Two ? std::numbers::log2e
+                                                                           : 1.0),
           s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
-          queries_(head.q->middleRows(s0_, rows_), queryScale), scratch_(keys.stride(), rows_) {
+          queries_(head.q->middleRows(s0_, rows_), T(double(queryScale) * unit_)),
+          scratch_(keys.stride(), rows_) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
     }
@@ -154,12 +165,13 @@ private:
     // Keys in key block kb.
     int tileKeys(int kb) const { return std::min(grid_.colTile, grid_.n - kb * grid_.colTile); }
 
-    // Adds the distance bias: -slope·|s - t| (or -slope·(s - t)) for keys from t0.
+    // Adds the distance bias: -slope·|s - t| (or -slope·(s - t)) for keys from t0, in the
+    // scores' unit.
     template <class Tile>
     void addBias(Tile& tile, const DistanceBias& bias, int t0) const {
         const auto keys = tile.rows();
         const Column<T> keyOffsets = Column<T>::LinSpaced(keys, T(-t0), T(-t0 - keys + 1));
-        const T slope = T(bias.slope);
+        const T slope = T(bias.slope * unit_);
         for (Eigen::Index i = 0; i < tile.cols(); ++i) {
             const auto distance = keyOffsets + T(s0_ + i); // s - t
             if (bias.causal)
@@ -174,7 +186,9 @@ private:
     const BlockClassification& grid_;
     const HeadInputs<T>& head_;
     const PackedKeys<T>& keys_;
-    int block_, s0_, rows_;
+    int block_;
+    double unit_; // what the scores are held times: log2(e) for base 2, else 1
+    int s0_, rows_;
     int kb_ = 0;            // the key block of the last tile filled
     PackedRows<T> queries_; // the block's queries, scaled
     Matrix<T> scratch_;     // padded keys x queries; fill writes every key of a non-empty tile

@@ -1,6 +1,8 @@
 // Inside the kernels: the online softmax's two passes over one query's scores in a tile, on
 // whole packets (block_product.h). The column is padded to whole vectors; entries in [0, cols)
-// are scores or -inf (blocked), entries past cols are not keys.
+// are scores or -inf (blocked), entries past cols are not keys. The scores are in base 2 (the
+// mixer's times log2(e), score_tiles.h): a weight is 2^(s - shift), which is exp of the mixer's
+// score minus its shift, and 2^x needs no reduction by ln(2).
 #pragma once
 
 #include "core/backend/cpu/block_product.h"
@@ -9,31 +11,33 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <type_traits>
 
 namespace attnlab::kernels {
 
-/// Below this, exp(x) is taken as 0: exp(-87) = 1.6e-38 and exp(-708) = 3.3e-308 are still
-/// normal numbers, and a weight that small is far below a rounding of the row's sum (which holds
-/// exp(0) = 1).
+/// Below this, 2^x is taken as 0: 2^-125 = 2.4e-38 and 2^-1021 = 4.5e-308 are still normal
+/// numbers (as is the polynomial's result for them, at least 2^-0.5 times as large), and a weight
+/// that small is far below a rounding of the row's sum (which holds 2^0 = 1).
 template <class T>
-inline constexpr T kExpFloor = std::is_same_v<T, float> ? T(-87) : T(-708);
+inline constexpr T kExp2Floor = std::is_same_v<T, float> ? T(-125) : T(-1021);
 
 namespace softmax_column_detail {
 
 // Calls f(k, packet of x at k) for k from lo's packet up to hi in whole packets, the lanes at or
-// past `cols` (the last packet's padding) replaced by `outside`; returns the k after the last.
-// Only the last packet can reach past cols: the others are plain loads.
+// past `cols` (the last packet's padding) replaced by `outside`, until f returns false; returns
+// the k of that packet, or the k after the last (at or past hi). Only the last packet can reach
+// past cols: the others are plain loads.
 template <class T, class F>
 int forEachPacket(const T* x, int lo, int hi, int cols, T outside, F&& f) {
     using namespace Eigen::internal;
     constexpr int L = kLanes<T>;
     int k = lo / L * L;
     for (const int whole = std::min(hi, cols - L + 1); k < whole; k += L)
-        f(k, ploadu<Packet<T>>(x + k));
+        if (!f(k, ploadu<Packet<T>>(x + k))) return k;
     if (k < hi) {
         const Packet<T> isKey = pcmp_lt(plset<Packet<T>>(T(k)), pset1<Packet<T>>(T(cols)));
-        f(k, pselect(isKey, ploadu<Packet<T>>(x + k), pset1<Packet<T>>(outside)));
+        if (!f(k, pselect(isKey, ploadu<Packet<T>>(x + k), pset1<Packet<T>>(outside)))) return k;
         k += L;
     }
     return k;
@@ -77,47 +81,43 @@ inline Eigen::internal::Packet2d powerOfTwoIn(const Eigen::internal::Packet2d& t
 inline constexpr bool kDoubleShift = false;
 #endif
 
-// The constants of the kernels' exp in each type: whether it has its own (else Eigen's); the
-// number added to x·log2(e) that rounds it to the whole number m in the low bits of its mantissa,
-// with the exponent bias added (1.5·2^p + bias, for m + bias >= 1 as m >= the floor's has); ln(2)
-// in two parts for the reduction r = x - m·hi - m·lo (Cody and Waite); and the coefficients of
-// exp(r) for |r| <= ln(2)/2 + a rounding, highest power first, with p(0) = 1 (a score equal to its
+// The constants of the kernels' 2^x in each type: whether it has its own (else Eigen's exp); the
+// number added to x that rounds it to the whole number m in the low bits of its mantissa, with the
+// exponent bias added (1.5·2^p + bias, for m + bias >= 1 as m >= the floor's has); and the
+// coefficients of 2^r for |r| <= 1/2, highest power first, with p(0) = 1 (a score equal to its
 // query's shift gets the weight 1 exactly).
 template <class T>
-struct ExpSteps;
+struct Exp2Steps;
 
 template <>
-struct ExpSteps<float> {
+struct Exp2Steps<float> {
     static constexpr bool own = true;
     static constexpr float roundWithBias = 12582912.0f + 127.0f;
-    static constexpr float log2e = 1.44269504088896341f, ln2Hi = 0.693359375f,
-                           ln2Lo = -2.12194440e-4f;
-    // Degree 5, fitted for the least largest relative error (scripts/fit-exp-polynomial.py:
-    // 9.1e-8; 9.5e-8 with its coefficients rounded to float, as here).
-    static constexpr std::array<float, 6> nearZero{8.290315046906471e-3f, 4.189793020486832e-2f,
-                                                   1.666763573884964e-1f, 4.999915063381195e-1f,
-                                                   9.999997019767761e-1f, 1.0f};
+    // Degree 5, fitted for the least largest relative error with each coefficient rounded to
+    // float before the next ones are fitted (scripts/fit-exp-polynomial.py: 9.3e-8).
+    static constexpr std::array<float, 6> nearZero{1.3269407209008932e-3f, 9.671294130384922e-3f,
+                                                   5.550711229443550e-2f,  2.4022246897220612e-1f,
+                                                   6.931470036506653e-1f,  1.0f};
 };
 
 template <>
-struct ExpSteps<double> {
+struct Exp2Steps<double> {
     static constexpr bool own = kDoubleShift;
     static constexpr double roundWithBias = 6755399441055744.0 + 1023.0;
-    static constexpr double log2e = 1.4426950408889634074, ln2Hi = 6.93147180369123816490e-01,
-                            ln2Lo = 1.90821492927058770002e-10;
-    // The Taylor polynomial of degree 12: its remainder is below 2.4e-16 of exp(r) there.
-    static constexpr std::array<double, 13> nearZero{1.0 / 479001600,
-                                                     1.0 / 39916800,
-                                                     1.0 / 3628800,
-                                                     1.0 / 362880,
-                                                     1.0 / 40320,
-                                                     1.0 / 5040,
-                                                     1.0 / 720,
-                                                     1.0 / 120,
-                                                     1.0 / 24,
-                                                     1.0 / 6,
-                                                     0.5,
-                                                     1.0,
+    // The Taylor polynomial of exp(r·ln(2)) of degree 12, ln(2)^k / k!: its remainder is below
+    // 2.4e-16 of 2^r there.
+    static constexpr std::array<double, 13> nearZero{2.5678435993488206e-11,
+                                                     4.4455382718708116e-10,
+                                                     7.054911620801123e-09,
+                                                     1.01780860092397e-07,
+                                                     1.321548679014431e-06,
+                                                     1.5252733804059841e-05,
+                                                     1.540353039338161e-04,
+                                                     1.3333558146428443e-03,
+                                                     9.618129107628477e-03,
+                                                     5.550410866482158e-02,
+                                                     2.4022650695910072e-01,
+                                                     6.931471805599453e-01,
                                                      1.0};
 };
 
@@ -153,30 +153,28 @@ inline Eigen::internal::Packet8d productAboveFloor(const Eigen::internal::Packet
 }
 #endif
 
-// exp(x) for x up to a little above kShiftSlack (a score minus its query's shift; the 2^m step
-// holds up to m = 127), exactly 0 for x = -inf and below the floor: never subnormal (the product
-// with V would take the processor's slow path); NaN stays NaN (it is not below the floor, and runs
+// 2^x for x up to a little above kShiftSlack (a score minus its query's shift; the 2^m step holds
+// up to m = 127), exactly 0 for x = -inf and below the floor: never subnormal (the product with V
+// would take the processor's slow path); NaN stays NaN (it is not below the floor, and runs
 // through). x clamped at the floor (no step makes a subnormal number, even for a value masked off
-// after), m = round(x·log2(e)) by adding roundWithBias, r = x - m·ln(2) in two steps, exp(r) by the
-// polynomial, times 2^m from that sum's bits (2^m is normal for every m down to the floor's, and so
-// is the product, about exp(x) >= exp(floor)). Float: 14 vector operations, against 18 with the
-// degree-6 polynomial it replaced (13 with AVX-512's masked multiplication). Double: Eigen's exp,
-// which it replaced, divides (float64 at n = 4096 took 12-22% longer with it, three interleaved
-// rounds on x86-64-v3 and v4).
+// after), m = round(x) by adding roundWithBias, r = x - m (exact), 2^r by the polynomial, times 2^m
+// from that sum's bits (2^m is normal for every m down to the floor's, and so is the product, about
+// 2^x >= 2^floor). Float: 13 vector operations, 6 of them multiplications, against 14 and 9 for
+// exp(x) with its reduction by ln(2) in two steps (Cody and Waite), which it replaced. Double:
+// Eigen's exp, which it replaced before that, divides (float64 at n = 4096 took 12-22% longer with
+// it, three interleaved rounds on x86-64-v3 and v4).
 template <class T>
-Packet<T> expOfScore(const Packet<T>& x) {
+Packet<T> exp2OfScore(const Packet<T>& x) {
     using namespace Eigen::internal;
-    using Steps = ExpSteps<T>;
-    const Packet<T> floor = pset1<Packet<T>>(kExpFloor<T>);
-    if constexpr (!Steps::own) {
-        return pandnot(pexp(x), pcmp_lt(x, floor));
+    using Steps = Exp2Steps<T>;
+    const Packet<T> floor = pset1<Packet<T>>(kExp2Floor<T>);
+    if constexpr (!Steps::own) { // Eigen's exp(x·ln(2))
+        return pandnot(pexp(pmul(x, pset1<Packet<T>>(std::numbers::ln2_v<T>))), pcmp_lt(x, floor));
     } else {
         const Packet<T> xc = pmax(x, floor); // NaN stays NaN
         const Packet<T> bias = pset1<Packet<T>>(Steps::roundWithBias);
-        const Packet<T> t = pmadd(xc, pset1<Packet<T>>(Steps::log2e), bias);
-        const Packet<T> m = psub(t, bias);                           // round(x·log2(e)), exactly
-        Packet<T> r = pmadd(m, pset1<Packet<T>>(-Steps::ln2Hi), xc); // exact
-        r = pmadd(m, pset1<Packet<T>>(-Steps::ln2Lo), r);
+        const Packet<T> t = padd(xc, bias);
+        const Packet<T> r = psub(xc, psub(t, bias)); // x - round(x), exactly
         return productAboveFloor(horner(r, Steps::nearZero), powerOfTwoIn(t), x, floor);
     }
 }
@@ -208,7 +206,7 @@ inline bool anyAbove(const Eigen::internal::Packet2d& v, const Eigen::internal::
 #endif
 
 // x[0 .. count) *= factor, where count is whole packets, with each product below the smallest
-// normal number set to 0 (a weight exp(x - shift) moved to a higher shift).
+// normal number set to 0 (a weight 2^(x - shift) moved to a higher shift).
 template <class T>
 void scaleWithoutSubnormals(T* x, int count, T factor) {
     using namespace Eigen::internal;
@@ -229,27 +227,29 @@ T liveMax(const T* x, int lo, int hi, int cols) {
     using namespace Eigen::internal;
     constexpr T minusInf = -std::numeric_limits<T>::infinity();
     Packet<T> top = pset1<Packet<T>>(minusInf);
-    softmax_column_detail::forEachPacket(x, lo, hi, cols, minusInf,
-                                         [&](int, const Packet<T>& v) { top = pmax(top, v); });
+    softmax_column_detail::forEachPacket(x, lo, hi, cols, minusInf, [&](int, const Packet<T>& v) {
+        top = pmax(top, v);
+        return true;
+    });
     return lo < hi ? predux_max(top) : minusInf;
 }
 
 /// How far a score may rise above the shift its query's weights are taken at (its largest score
-/// when the shift last moved) before the shift moves again: weights up to e^8, far from overflowing
-/// even summed over millions of keys. Most tiles after a query's first then leave its shift where
-/// it is, with no pass for their maximum and nothing rescaled.
+/// when the shift last moved) before the shift moves again: weights up to 2^8, far from
+/// overflowing even summed over millions of keys. Most tiles after a query's first then leave its
+/// shift where it is, with no pass for their maximum and nothing rescaled.
 template <class T>
 inline constexpr T kShiftSlack = T(8);
 
-/// One tile of a query's online softmax. x[k] = exp(x[k] - shift) for the keys in [0, cols),
+/// One tile of a query's online softmax. x[k] = 2^(x[k] - shift) for the keys in [0, cols),
 /// added to the packet `sum`; exactly 0 where x[k] is -inf (Eigen's vectorised exp(-inf), which
 /// double takes only without its own (AVX without AVX2), is not always 0: with AVX2 it is a
 /// subnormal, so a blocked key would get a tiny weight, and the product with V the processor's slow
-/// subnormal path, 4x slower on an AVX-512 Xeon), and also where it is below kExpFloor.
+/// subnormal path, 4x slower on an AVX-512 Xeon), and also where it is below kExp2Floor.
 /// `shift` is carried from the query's earlier tiles; -inf (none yet) takes this tile's maximum.
 /// A packet with a score above shift + kShiftSlack moves the shift to the largest score from
 /// there on: the weights already written, `sum` and what the caller holds (`rescale(factor)`) are
-/// multiplied by exp(old shift - new shift), each product below the smallest normal number 0.
+/// multiplied by 2^(old shift - new shift), each product below the smallest normal number 0.
 /// Only whole packets over [lo, hi) are computed; the rest of [0, cols) is set to 0.
 template <class T, class Rescale>
 void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale&& rescale) {
@@ -257,27 +257,38 @@ void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale
     using namespace softmax_column_detail;
     constexpr T minusInf = -std::numeric_limits<T>::infinity();
     if (shift == minusInf) shift = liveMax(x, lo, hi, cols);
-    // With no score yet (all -inf), every weight is exp(-inf) = 0 and no score is above the limit.
-    Packet<T> by = pset1<Packet<T>>(shift == minusInf ? T(0) : shift),
-              limit = pset1<Packet<T>>(shift + kShiftSlack<T>);
     const int from = lo / kLanes<T> * kLanes<T>;
-    const int k = forEachPacket(x, lo, hi, cols, minusInf, [&](int at, const Packet<T>& v) {
-        if (anyAbove(v, limit)) [[unlikely]] {
-            // The shift is finite here (a -inf shift has no score above it), and it rises by
-            // more than the slack: the factor exp(shift - raised) is below 1, 0 under the floor.
-            const T raised = liveMax(x, at, hi, cols), drop = shift - raised;
-            const T factor = drop < kExpFloor<T> ? T(0) : std::exp(drop);
-            scaleWithoutSubnormals(x + from, at - from, factor);
-            sum = pmul(sum, pset1<Packet<T>>(factor));
-            rescale(factor);
-            shift = raised;
-            by = pset1<Packet<T>>(raised);
-            limit = pset1<Packet<T>>(raised + kShiftSlack<T>);
-        }
-        const Packet<T> e = expOfScore<T>(psub(v, by));
-        pstoreu(x + at, e);
-        sum = padd(sum, e);
-    });
+    // The packets run in a loop without calls (no vector register survives a call): with the
+    // move of the shift inside the loop, GCC kept the running sum in memory where the kernel-parts
+    // bench inlined it, a store and a load in each packet's chain of additions (that bench's pass:
+    // 69% of the peak against 78% without); the fused kernel kept it in a register either way.
+    Packet<T> total = sum;
+    int k = from;
+    while (true) {
+        // With no score yet (all -inf), every weight is 2^-inf = 0 and no score is above the
+        // limit.
+        const Packet<T> by = pset1<Packet<T>>(shift == minusInf ? T(0) : shift),
+                        limit = pset1<Packet<T>>(shift + kShiftSlack<T>);
+        k = forEachPacket(x, k, hi, cols, minusInf, [&](int at, const Packet<T>& v) {
+            if (anyAbove(v, limit)) [[unlikely]]
+                return false;
+            const Packet<T> e = exp2OfScore<T>(psub(v, by));
+            pstoreu(x + at, e);
+            total = padd(total, e);
+            return true;
+        });
+        if (k >= hi) break;
+        // Packet k has a score above the limit. The shift is finite here (a -inf shift has no
+        // score above it), and it rises by more than the slack: the factor 2^(shift - raised) is
+        // below 1, 0 under the floor.
+        const T raised = liveMax(x, k, hi, cols), drop = shift - raised;
+        const T factor = drop < kExp2Floor<T> ? T(0) : std::exp2(drop);
+        scaleWithoutSubnormals(x + from, k - from, factor);
+        total = pmul(total, pset1<Packet<T>>(factor));
+        rescale(factor);
+        shift = raised;
+    }
+    sum = total;
     std::fill(x, x + from, T(0));
     if (k < cols) std::fill(x + k, x + cols, T(0));
 }
@@ -294,11 +305,11 @@ inline constexpr bool kExpInScoreProduct = false;
 #endif
 
 /// The score product's finish (block_product.h) for a tile of a query block whose every key is
-/// allowed and whose queries all have a finite shift: each score s written as exp(s - shift) and
+/// allowed and whose queries all have a finite shift: each score s written as 2^(s - shift) and
 /// added to its query's sum packet, as expAndSum would, while the register tile's sums are still
 /// in registers, rather than in a second pass over the tile. A query with a score above its shift
 /// + kShiftSlack is marked in `raised` (marks are only ever added): what was written for it, its
-/// weights and its sum, is then wrong (past x = 88 the exp's 2^m step overflows) and must be
+/// weights and its sum, is then wrong (past x = 128 the 2^m step overflows) and must be
 /// done again: its scores computed again, its sum restored, both through expAndSum, which moves
 /// the shift. Rows are counted from the product's first query.
 template <class T>
@@ -328,7 +339,7 @@ private:
 #pragma GCC unroll 8
         for (int v = 0; v < V; ++v) {
             above = above | anyAbove(scores[v], limit);
-            const Packet<T> e = expOfScore<T>(psub(scores[v], by));
+            const Packet<T> e = exp2OfScore<T>(psub(scores[v], by));
             pstoreu(to + v * kLanes<T>, e);
             total = padd(total, e);
         }
