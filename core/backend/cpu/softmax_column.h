@@ -168,8 +168,14 @@ Packet<T> exp2OfScore(const Packet<T>& x) {
     using namespace Eigen::internal;
     using Steps = Exp2Steps<T>;
     const Packet<T> floor = pset1<Packet<T>>(kExp2Floor<T>);
-    if constexpr (!Steps::own) { // Eigen's exp(x·ln(2))
-        return pandnot(pexp(pmul(x, pset1<Packet<T>>(std::numbers::ln2_v<T>))), pcmp_lt(x, floor));
+    if constexpr (!Steps::own) {
+        // Eigen's exp(r·ln(2)) times 2^m by its ldexp: exp(x·ln(2)) itself would take the
+        // rounding of x·ln(2), up to 363 eps at x = -1020.
+        const Packet<T> xc = pmax(x, floor); // NaN stays NaN
+        const Packet<T> m = print(xc);
+        const Packet<T> r = psub(xc, m);
+        return pandnot(pldexp(pexp(pmul(r, pset1<Packet<T>>(std::numbers::ln2_v<T>))), m),
+                       pcmp_lt(x, floor));
     } else {
         const Packet<T> xc = pmax(x, floor); // NaN stays NaN
         const Packet<T> bias = pset1<Packet<T>>(Steps::roundWithBias);
