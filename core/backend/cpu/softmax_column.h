@@ -162,13 +162,14 @@ inline Eigen::internal::Packet8d productAboveFloor(const Eigen::internal::Packet
 // 2^x >= 2^floor). Float: 13 vector operations, 6 of them multiplications, against 14 and 9 for
 // exp(x) with its reduction by ln(2) in two steps (Cody and Waite), which it replaced. Double:
 // Eigen's exp, which it replaced before that, divides (float64 at n = 4096 took 12-22% longer with
-// it, three interleaved rounds on x86-64-v3 and v4).
-template <class T>
+// it, three interleaved rounds on x86-64-v3 and v4). `own` false takes Eigen's steps, as where
+// the type has no steps of its own (a test runs it everywhere).
+template <class T, bool own = Exp2Steps<T>::own>
 Packet<T> exp2OfScore(const Packet<T>& x) {
     using namespace Eigen::internal;
     using Steps = Exp2Steps<T>;
     const Packet<T> floor = pset1<Packet<T>>(kExp2Floor<T>);
-    if constexpr (!Steps::own) {
+    if constexpr (!own) {
         // Eigen's exp(r·ln(2)) times 2^m by its ldexp: exp(x·ln(2)) itself would take the
         // rounding of x·ln(2), up to 363 eps at x = -1020.
         const Packet<T> xc = pmax(x, floor); // NaN stays NaN
