@@ -64,7 +64,7 @@ private slots:
     // maximum first, so each weight is exp(score) over the sum) or rise to 0 (the maximum last,
     // so earlier tiles are rescaled as it moves). With V the identity, the output row is the
     // weights: within float rounding of softmax in double where the score is above -80, and in
-    // the first order exactly 0 below the floor (2^-125 = e^-86.6).
+    // the first order exactly 0 below the floor (2^-125.5 = e^-86.99).
     void fusedWeightsFollowExpDownToTheFloor() {
         const int n = 200;
         const Matrix<float> q = Matrix<float>::Ones(n, 1);
@@ -132,9 +132,11 @@ private slots:
     // The online softmax's 2^x over a column of base-2 scores, float and double, as compiled for
     // this test (the x86-64 baseline's SSE2 by default, the -march of a build with ATTNLAB_ARCH;
     // the variants' own run in core.kernels on each variant): 2^x within 2 ulp where it is a
-    // normal number, exactly 0 for a blocked key (-inf) and below the floor (-125, -1021: never a
-    // subnormal weight, which would send the product with V down the slow path), NaN kept; the
-    // sum is of what was stored.
+    // normal number, exactly 0 for a blocked key (-inf) and at or below the floor (-125.5,
+    // -1021.5: never a subnormal weight, which would send the product with V down the slow path),
+    // NaN kept; the sum is of what was stored. At a whole shift (3), whose scores are taken as
+    // they are, and at shifts from which they are subtracted first: one not whole (0.5), and a
+    // whole one past kWholeShiftLimit.
     void softmaxExpIsExpWithoutSubnormals_data() {
         QTest::addColumn<bool>("single");
         QTest::newRow("float") << true;
@@ -142,10 +144,12 @@ private slots:
     }
     void softmaxExpIsExpWithoutSubnormals() {
         QFETCH(bool, single);
-        if (single)
-            checkSoftmaxExp<float>(std::bit_cast<float>(0x7fc001ffu));
-        else
-            checkSoftmaxExp<double>(std::bit_cast<double>(0x7ff80000000001ffull));
+        for (const double shift :
+             {3.0, 0.5, -2.0 * (single ? kWholeShiftLimit<float> : kWholeShiftLimit<double>)})
+            if (single)
+                checkSoftmaxExp<float>(std::bit_cast<float>(0x7fc001ffu), float(shift));
+            else
+                checkSoftmaxExp<double>(std::bit_cast<double>(0x7ff80000000001ffull), shift);
     }
 
     // Eigen's steps for 2^x (its exp of r·ln(2) and its ldexp by m = round(x)), which the kernels
@@ -162,11 +166,12 @@ private slots:
     }
 
     // The online softmax's shift over one tile's column: from none (-inf), the column's largest
-    // score, with nothing rescaled; kept for a score up to kShiftSlack above it (whose weight is
-    // then above 1: 2^5 at 5 above), moved by one 8.5 above; moved once, to the largest score from
-    // the first packet with a score past the slack on, with the weights before it, the sum and the
-    // caller's sums rescaled by 2^(old - new). Each weight is 2^(score - final shift), 0 where
-    // that is below the smallest normal number (a weight the move takes there, too).
+    // score rounded up to a whole number, with nothing rescaled; kept for a score up to
+    // kShiftSlack above it (whose weight is then above 1: 2^5 at 5 above), moved by one 8.5 above;
+    // moved once, to the largest score from the first packet with a score past the slack on,
+    // rounded up, with the weights before it, the sum and the caller's sums rescaled by
+    // 2^(old - new). Each weight is 2^(score - final shift), 0 where that is below the smallest
+    // normal number (a weight the move takes there, too).
     void softmaxShiftMovesOnlyPastTheSlack_data() { softmaxExpIsExpWithoutSubnormals_data(); }
     void softmaxShiftMovesOnlyPastTheSlack() {
         QFETCH(bool, single);
@@ -244,10 +249,10 @@ private:
         std::vector<T> scores(std::size_t(paddedToLanes<T>(cols)), T(0));
         for (int k = 0; k < cols; ++k)
             scores[std::size_t(k)] = T(-0.25) * T(k % 7);
-        scores[1] = T(-100);                    // 2^-100 is normal in float, 2^-131 not
-        scores[std::size_t(L + 2)] = T(5);      // within the slack of the shift 0
-        scores[std::size_t(4 * L + 1)] = T(30); // past it: the shift moves ...
-        scores[std::size_t(6 * L + 5)] = T(31); // ... to the largest score from there on
+        scores[1] = T(-100);                       // 2^-100 is normal in float, 2^-131 not
+        scores[std::size_t(L + 2)] = T(5);         // within the slack of the shift 0
+        scores[std::size_t(4 * L + 1)] = T(30);    // past it: the shift moves ...
+        scores[std::size_t(6 * L + 5)] = T(30.75); // ... to the largest from there on, rounded up
         for (const T start : {T(0), minusInf}) {
             std::vector<T> x = scores;
             T shift = start;
@@ -289,7 +294,7 @@ private:
             expAndSum(x.data(), 0, cols, cols, shift, sum, [&](T) { ++moves; });
             const bool past = top > T(8); // the slack, kShiftSlack
             QCOMPARE(moves, past ? 1 : 0);
-            QCOMPARE(shift, past ? top : T(0));
+            QCOMPARE(shift, past ? std::ceil(top) : T(0));
             const long double weight = std::exp2((long double)top - (long double)shift);
             QVERIFY(std::abs(x[std::size_t(L + 2)] - weight) <=
                     2.0L * weight * std::numeric_limits<T>::epsilon());
@@ -307,15 +312,18 @@ private:
         RowMajor scores(rows, cols);
         blockProduct(false, rows, depth, a.data(), depth, keys.panel(), 0, 0, vectors,
                      scores.data(), cols);
-        // Shifts around each query's largest score: 2 below it (within the slack), the slack
-        // below it (at the slack), one above it, 20 below it (past the slack: raised), and far
-        // above it (every weight under the floor, in float and in double: 0).
+        // Shifts around each query's largest score, rounded up to a whole number as the online
+        // softmax sets them (ExpOfScores takes the scores as they are): 2 below it
+        // (within the slack), the slack below it (at the slack), one above it, 20 below it (past
+        // the slack: raised), and far above it (every weight under the floor, in float and in
+        // double: 0).
         std::vector<T> shift(std::size_t(rows), T(0));
         bool past[rows] = {};
         for (int i = 0; i < rows; ++i) {
             const T top = scores.row(i).maxCoeff();
             const T below[] = {T(2), kShiftSlack<T>, T(-1), T(20), T(-1100)};
-            shift[std::size_t(i)] = top - below[i % 5];
+            shift[std::size_t(i)] = std::ceil(top) - below[i % 5];
+            QVERIFY(takesScoresAsTheyAre(shift[std::size_t(i)]));
             past[i] = top > shift[std::size_t(i)] + kShiftSlack<T>;
         }
         QVERIFY(!past[0] && past[3]);
@@ -344,12 +352,12 @@ private:
     }
 
     // Whether `got` is 2^arg as the kernels take it: within 2 ulp where that is a normal number,
-    // exactly 0 below the floor (and for -inf), NaN for NaN, never subnormal.
+    // exactly 0 at or below the floor (and for -inf), NaN for NaN, never subnormal.
     template <class T>
     static bool isKernelExp2(T arg, T got) {
         if (std::isnan(arg)) return std::isnan(got);
         if (std::fpclassify(got) == FP_SUBNORMAL) return false;
-        if (!(arg >= kExp2Floor<T>)) return got == T(0);
+        if (!(arg > kExp2Floor<T>)) return got == T(0);
         const long double exact = std::exp2((long double)arg);
         return std::abs(got - exact) <= 2.0L * exact * std::numeric_limits<T>::epsilon();
     }
@@ -359,7 +367,8 @@ private:
         constexpr int L = kLanes<T>;
         const T floor = kExp2Floor<T>, from = floor - 13, span = T(8.5) - from;
         std::vector<T> args{-std::numeric_limits<T>::infinity(),
-                            std::numeric_limits<T>::quiet_NaN()};
+                            std::numeric_limits<T>::quiet_NaN(), floor,
+                            std::nextafter(floor, T(0))};
         for (int k = 0; k <= 4000; ++k)
             args.push_back(from + span * T(k) / T(4000));
         args.resize(std::size_t(paddedToLanes<T>(int(args.size()))), T(0));
@@ -376,18 +385,19 @@ private:
     // `payloadNaN`: a NaN with low payload bits set (an integer add to the exponent bits would
     // turn it into a number).
     template <class T>
-    static void checkSoftmaxExp(T payloadNaN) {
+    static void checkSoftmaxExp(T payloadNaN, T shift) {
         const int cols = 4003; // no multiple of a vector: the last packet is partial
         const T floor = kExp2Floor<T>, span = -floor + 13;
         std::vector<T> x(std::size_t(paddedToLanes<T>(cols)), T(7));
         for (int k = 0; k < cols; ++k)
             x[std::size_t(k)] = -span * T(k) / T(cols - 1);
-        const T shift = T(0.5);
         for (T& v : x)
             v += shift;
         x[10] = -std::numeric_limits<T>::infinity();
         x[11] = std::numeric_limits<T>::quiet_NaN();
         x[12] = payloadNaN;
+        x[13] = shift + floor; // at the floor: 0; the next number up: above it
+        x[14] = std::nextafter(x[13], std::numeric_limits<T>::infinity());
         const std::vector<T> scores = x;
         const T sum = expAndSumAt(x, cols, shift);
         long double stored = 0;

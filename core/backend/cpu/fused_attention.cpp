@@ -9,6 +9,8 @@
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 
+#include <algorithm>
+
 namespace attnlab::kernels::ATTNLAB_CPU_VARIANT {
 
 namespace {
@@ -57,9 +59,10 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     Matrix<T> sumsBefore(kLanes<T>, exponentiable);
     BoolColumn raised(exponentiable);
     for (int kb = 0; kb < job.grid.tileCols; ++kb) {
-        // Every query's first tile takes its shift from its scores: the second pass.
-        const bool exponentiated =
-            kExpInScoreProduct && scores.exponentiable(kb) && shift.allFinite();
+        // Every query's first tile takes its shift from its scores, and a shift that is no whole
+        // number (past a score of kWholeShiftLimit) its 2^x of the difference: the second pass.
+        const bool exponentiated = kExpInScoreProduct && scores.exponentiable(kb) &&
+                                   std::all_of(shift.begin(), shift.end(), takesScoresAsTheyAre<T>);
         const auto fill = [&] {
             if constexpr (kExpInScoreProduct)
                 if (exponentiated) {

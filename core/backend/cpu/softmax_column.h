@@ -16,11 +16,19 @@
 
 namespace attnlab::kernels {
 
-/// Below this, 2^x is taken as 0: 2^-125 = 2.4e-38 and 2^-1021 = 4.5e-308 are still normal
-/// numbers (as is the polynomial's result for them, at least 2^-0.5 times as large), and a weight
-/// that small is far below a rounding of the row's sum (which holds 2^0 = 1).
+/// At or below this, 2^x is taken as 0; above it, 2^x is at least 2^-125.5 = 1.6e-38 (float) or
+/// 2^-1021.5 = 3.1e-308 (double), still normal numbers, and a weight that small is far below a
+/// rounding of the row's sum (which holds 2^0 = 1). The kernels' 2^x rounds x to the whole number m
+/// and takes 2^m from the exponent field, which then holds m + 126 (float; m + 1022 in double): the
+/// numbers at or below the floor round to m = -126 (-1022), whose field 0 is the number +0.
 template <class T>
-inline constexpr T kExp2Floor = std::is_same_v<T, float> ? T(-125) : T(-1021);
+inline constexpr T kExp2Floor = std::is_same_v<T, float> ? T(-125.5) : T(-1021.5);
+
+/// Where a query's shift is a whole number no larger than this, the kernels' 2^(v - shift) takes
+/// v as it is, with no subtraction (softmax_column_detail::exp2AtShift): the shifts the online
+/// softmax sets are whole numbers (expAndSum).
+template <class T>
+inline constexpr T kWholeShiftLimit = std::is_same_v<T, float> ? T(1 << 21) : T(1LL << 50);
 
 namespace softmax_column_detail {
 
@@ -43,10 +51,10 @@ int forEachPacket(const T* x, int lo, int hi, int cols, T outside, F&& f) {
     return k;
 }
 
-// 2^m, for t = (1.5·2^23 + 127) + m in float: m + 127, the low bits of t's mantissa, moved into
-// the exponent field (the packet type is deduced: naming it as a template argument would drop its
-// vector attributes). A multiplication by it keeps a NaN whatever its payload, where adding m to
-// the exponent bits as an integer would not.
+// 2^(m - 1), for t = (1.5·2^23 + 126) + m in float: m + 126, the low bits of t's mantissa, moved
+// into the exponent field (+0 for m = -126) (the packet type is deduced: naming it as a template
+// argument would drop its vector attributes). A multiplication by it keeps a NaN whatever its
+// payload, where adding m to the exponent bits as an integer would not.
 template <class P>
 P powerOfTwoIn(const P& t) {
     using namespace Eigen::internal;
@@ -54,7 +62,7 @@ P powerOfTwoIn(const P& t) {
     return preinterpret<P>(plogical_shift_left<23>(preinterpret<Int>(t)));
 }
 
-// The same in double, t = (1.5·2^52 + 1023) + m: a 64-bit integer shift, which Eigen 3.4 has
+// The same in double, t = (1.5·2^52 + 1022) + m: a 64-bit integer shift, which Eigen 3.4 has
 // for none of the x86 double packets, so it is the instruction set's own. Without one (AVX
 // without AVX2) double takes Eigen's exp.
 #if defined(__AVX512F__)
@@ -83,16 +91,17 @@ inline constexpr bool kDoubleShift = false;
 
 // The constants of the kernels' 2^x in each type: whether it has its own (else Eigen's exp); the
 // number added to x that rounds it to the whole number m in the low bits of its mantissa, with the
-// exponent bias added (1.5·2^p + bias, for m + bias >= 1 as m >= the floor's has); and the
-// coefficients of 2^r for |r| <= 1/2, highest power first, with p(0) = 1 (a score equal to its
-// query's shift gets the weight 1 exactly).
+// exponent bias less one added (1.5·2^p + bias - 1: the field m + bias - 1 is 0 at the floor's m
+// and positive above); and the coefficients of 2^r for |r| <= 1/2, highest power first, with
+// p(0) = 1 (a score equal to its query's shift gets the weight 1 exactly), which the steps take
+// twice (times 2^(m - 1)).
 template <class T>
 struct Exp2Steps;
 
 template <>
 struct Exp2Steps<float> {
     static constexpr bool own = true;
-    static constexpr float roundWithBias = 12582912.0f + 127.0f;
+    static constexpr float roundWithBias = 12582912.0f + 126.0f;
     // Degree 5, fitted for the least largest relative error with each coefficient rounded to
     // float before the next ones are fitted (scripts/fit-exp-polynomial.py: 9.3e-8).
     static constexpr std::array<float, 6> nearZero{1.3269407209008932e-3f, 9.671294130384922e-3f,
@@ -103,7 +112,7 @@ struct Exp2Steps<float> {
 template <>
 struct Exp2Steps<double> {
     static constexpr bool own = kDoubleShift;
-    static constexpr double roundWithBias = 6755399441055744.0 + 1023.0;
+    static constexpr double roundWithBias = 6755399441055744.0 + 1022.0;
     // The Taylor polynomial of exp(r·ln(2)) of degree 12, ln(2)^k / k!: its remainder is below
     // 2.4e-16 of 2^r there.
     static constexpr std::array<double, 13> nearZero{2.5678435993488206e-11,
@@ -121,53 +130,46 @@ struct Exp2Steps<double> {
                                                      1.0};
 };
 
-// Horner's scheme over coefficients highest power first: one multiply-add each after the first.
+// Horner's scheme over twice the coefficients, highest power first (doubling them is exact): one
+// multiply-add each after the first.
 template <class P, class T, std::size_t N>
-P horner(const P& r, const std::array<T, N>& coefficients) {
+P twiceHorner(const P& r, const std::array<T, N>& coefficients) {
     using namespace Eigen::internal;
-    P p = pset1<P>(coefficients[0]);
+    P p = pset1<P>(2 * coefficients[0]);
     for (std::size_t i = 1; i < N; ++i)
-        p = pmadd(p, r, pset1<P>(coefficients[i]));
+        p = pmadd(p, r, pset1<P>(2 * coefficients[i]));
     return p;
 }
 
-// a·b where x is at or above `floor` (or NaN), 0 where it is below: a compare to a mask register
-// and a multiplication under it with AVX-512; elsewhere the compare's vector clears the product.
+// 2^(v - s) for a whole number s (|s| <= kWholeShiftLimit, 0 for the 2^x of x itself), from
+// `lowest` = s + the floor and `offset` = roundWithBias - s: v clamped at `lowest` (no step makes
+// a subnormal number, and NaN stays NaN), t = v + offset, which rounds v to the whole number m
+// (exactly: offset is a whole number and t lies in [2^p, 2^(p+1)), where the spacing is 1),
+// r = v - m (exact), 2^r by the polynomial, times 2^(m - s - 1) from t's bits, doubled in the
+// polynomial. At or below the floor m - s is the floor's, whose 2^(m - s - 1) is +0: the weight is
+// exactly 0, with no compare. Float: 11 vector operations, 6 of them multiplications.
 template <class P>
-P productAboveFloor(const P& a, const P& b, const P& x, const P& floor) {
+P exp2AtShift(const P& v, const P& lowest, const P& offset) {
     using namespace Eigen::internal;
-    return pandnot(pmul(a, b), pcmp_lt(x, floor));
+    using Steps = Exp2Steps<typename unpacket_traits<P>::type>;
+    const P vc = pmax(v, lowest); // NaN stays NaN
+    const P t = padd(vc, offset);
+    const P r = psub(vc, psub(t, offset)); // v - round(v), exactly
+    return pmul(twiceHorner(r, Steps::nearZero), powerOfTwoIn(t));
 }
-#if defined(__AVX512F__)
-inline Eigen::internal::Packet16f productAboveFloor(const Eigen::internal::Packet16f& a,
-                                                    const Eigen::internal::Packet16f& b,
-                                                    const Eigen::internal::Packet16f& x,
-                                                    const Eigen::internal::Packet16f& floor) {
-    return _mm512_maskz_mul_ps(_mm512_cmp_ps_mask(x, floor, _CMP_NLT_UQ), a, b);
-}
-inline Eigen::internal::Packet8d productAboveFloor(const Eigen::internal::Packet8d& a,
-                                                   const Eigen::internal::Packet8d& b,
-                                                   const Eigen::internal::Packet8d& x,
-                                                   const Eigen::internal::Packet8d& floor) {
-    return _mm512_maskz_mul_pd(_mm512_cmp_pd_mask(x, floor, _CMP_NLT_UQ), a, b);
-}
-#endif
 
 // 2^x for x up to a little above kShiftSlack (a score minus its query's shift; the 2^m step holds
-// up to m = 127), exactly 0 for x = -inf and below the floor: never subnormal (the product with V
-// would take the processor's slow path); NaN stays NaN (it is not below the floor, and runs
-// through). x clamped at the floor (no step makes a subnormal number, even for a value masked off
-// after), m = round(x) by adding roundWithBias, r = x - m (exact), 2^r by the polynomial, times 2^m
-// from that sum's bits (2^m is normal for every m down to the floor's, and so is the product, about
-// 2^x >= 2^floor). Float: 13 vector operations, 6 of them multiplications, against 14 and 9 for
-// exp(x) with its reduction by ln(2) in two steps (Cody and Waite), which it replaced. Double:
-// Eigen's exp, which it replaced before that, divides (float64 at n = 4096 took 12-22% longer with
-// it, three interleaved rounds on x86-64-v3 and v4). `own` false takes Eigen's steps, as where
-// the type has no steps of its own (a test runs it everywhere).
+// up to m = 127), exactly 0 for x = -inf and at or below the floor: never subnormal (the product
+// with V would take the processor's slow path); NaN stays NaN. The kernels' own steps are
+// exp2AtShift at the shift 0: 11 vector operations in float, 6 of them multiplications, against
+// 13 with the compare that cleared the weights below the floor, and 14 (9) for exp(x) with its
+// reduction by ln(2) in two steps (Cody and Waite), which that replaced. Double: Eigen's exp,
+// which it replaced before that, divides (float64 at n = 4096 took 12-22% longer with it, three
+// interleaved rounds on x86-64-v3 and v4). `own` false takes Eigen's steps, as where the type has
+// no steps of its own (a test runs it everywhere).
 template <class T, bool own = Exp2Steps<T>::own>
 Packet<T> exp2OfScore(const Packet<T>& x) {
     using namespace Eigen::internal;
-    using Steps = Exp2Steps<T>;
     const Packet<T> floor = pset1<Packet<T>>(kExp2Floor<T>);
     if constexpr (!own) {
         // Eigen's exp(r·ln(2)) times 2^m by its ldexp: exp(x·ln(2)) itself would take the
@@ -176,14 +178,47 @@ Packet<T> exp2OfScore(const Packet<T>& x) {
         const Packet<T> m = print(xc);
         const Packet<T> r = psub(xc, m);
         return pandnot(pldexp(pexp(pmul(r, pset1<Packet<T>>(std::numbers::ln2_v<T>))), m),
-                       pcmp_lt(x, floor));
+                       pcmp_le(x, floor));
     } else {
-        const Packet<T> xc = pmax(x, floor); // NaN stays NaN
-        const Packet<T> bias = pset1<Packet<T>>(Steps::roundWithBias);
-        const Packet<T> t = padd(xc, bias);
-        const Packet<T> r = psub(xc, psub(t, bias)); // x - round(x), exactly
-        return productAboveFloor(horner(r, Steps::nearZero), powerOfTwoIn(t), x, floor);
+        return exp2AtShift(x, floor, pset1<Packet<T>>(Exp2Steps<T>::roundWithBias));
     }
+}
+
+} // namespace softmax_column_detail
+
+/// Whether the kernels' 2^(v - shift) takes the scores v as they are (softmax_column_detail::
+/// exp2AtShift): where T has its own 2^x steps and the shift is a whole number within
+/// kWholeShiftLimit, as every shift the online softmax sets is unless a score is that large.
+template <class T>
+bool takesScoresAsTheyAre(T shift) {
+    return softmax_column_detail::Exp2Steps<T>::own && std::abs(shift) <= kWholeShiftLimit<T> &&
+           shift == std::trunc(shift);
+}
+
+namespace softmax_column_detail {
+
+// exp2AtShift's constants for a shift that takesScoresAsTheyAre: `lowest` and `offset`.
+template <class T>
+struct Exp2AtShift {
+    Packet<T> lowest, offset;
+    explicit Exp2AtShift(T shift)
+        : lowest(Eigen::internal::pset1<Packet<T>>(shift + kExp2Floor<T>)),
+          offset(Eigen::internal::pset1<Packet<T>>(Exp2Steps<T>::roundWithBias - shift)) {}
+    Packet<T> operator()(const Packet<T>& v) const { return exp2AtShift(v, lowest, offset); }
+};
+
+// Calls f(exp2) with exp2(v) = 2^(v - shift) for packets v of one query's scores, and returns
+// what f returns: Exp2AtShift where the shift takesScoresAsTheyAre (one vector operation fewer
+// than the subtraction, whose rounding it also leaves out), else exp2OfScore of v - shift (0 for
+// every v with the shift -inf, no score yet).
+template <class T, class F>
+decltype(auto) withExp2AtShift(T shift, F&& f) {
+    using namespace Eigen::internal;
+    if constexpr (Exp2Steps<T>::own)
+        if (takesScoresAsTheyAre(shift)) return f(Exp2AtShift<T>(shift));
+    const Packet<T> by =
+        pset1<Packet<T>>(shift == -std::numeric_limits<T>::infinity() ? T(0) : shift);
+    return f([=](const Packet<T>& v) { return exp2OfScore<T>(psub(v, by)); });
 }
 
 // Whether a lane of v is above the same lane of limit (false for NaN): through Eigen's predux_any,
@@ -252,18 +287,20 @@ inline constexpr T kShiftSlack = T(8);
 /// added to the packet `sum`; exactly 0 where x[k] is -inf (Eigen's vectorised exp(-inf), which
 /// double takes only without its own (AVX without AVX2), is not always 0: with AVX2 it is a
 /// subnormal, so a blocked key would get a tiny weight, and the product with V the processor's slow
-/// subnormal path, 4x slower on an AVX-512 Xeon), and also where it is below kExp2Floor.
-/// `shift` is carried from the query's earlier tiles; -inf (none yet) takes this tile's maximum.
-/// A packet with a score above shift + kShiftSlack moves the shift to the largest score from
-/// there on: the weights already written, `sum` and what the caller holds (`rescale(factor)`) are
-/// multiplied by 2^(old shift - new shift), each product below the smallest normal number 0.
-/// Only whole packets over [lo, hi) are computed; the rest of [0, cols) is set to 0.
+/// subnormal path, 4x slower on an AVX-512 Xeon), and also where x[k] - shift is at or below
+/// kExp2Floor. `shift` is carried from the query's earlier tiles; -inf (none yet) takes this
+/// tile's maximum, rounded up to a whole number (withExp2AtShift). A packet with a score above
+/// shift + kShiftSlack moves the shift to the largest score from there on, rounded up: the weights
+/// already written, `sum` and what the caller holds (`rescale(factor)`) are multiplied by
+/// 2^(old shift - new shift), a power of two between whole shifts, 0 at or below the floor, each
+/// product below the smallest normal number 0. Only whole packets over [lo, hi) are computed;
+/// the rest of [0, cols) is set to 0.
 template <class T, class Rescale>
 void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale&& rescale) {
     using namespace Eigen::internal;
     using namespace softmax_column_detail;
     constexpr T minusInf = -std::numeric_limits<T>::infinity();
-    if (shift == minusInf) shift = liveMax(x, lo, hi, cols);
+    if (shift == minusInf) shift = std::ceil(liveMax(x, lo, hi, cols));
     const int from = lo / kLanes<T> * kLanes<T>;
     // The packets run in a loop without calls (no vector register survives a call): with the
     // move of the shift inside the loop, GCC kept the running sum in memory where the kernel-parts
@@ -274,22 +311,23 @@ void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale
     while (true) {
         // With no score yet (all -inf), every weight is 2^-inf = 0 and no score is above the
         // limit.
-        const Packet<T> by = pset1<Packet<T>>(shift == minusInf ? T(0) : shift),
-                        limit = pset1<Packet<T>>(shift + kShiftSlack<T>);
-        k = forEachPacket(x, k, hi, cols, minusInf, [&](int at, const Packet<T>& v) {
-            if (anyAbove(v, limit)) [[unlikely]]
-                return false;
-            const Packet<T> e = exp2OfScore<T>(psub(v, by));
-            pstoreu(x + at, e);
-            total = padd(total, e);
-            return true;
+        const Packet<T> limit = pset1<Packet<T>>(shift + kShiftSlack<T>);
+        k = withExp2AtShift(shift, [&](const auto& exp2) {
+            return forEachPacket(x, k, hi, cols, minusInf, [&](int at, const Packet<T>& v) {
+                if (anyAbove(v, limit)) [[unlikely]]
+                    return false;
+                const Packet<T> e = exp2(v);
+                pstoreu(x + at, e);
+                total = padd(total, e);
+                return true;
+            });
         });
         if (k >= hi) break;
         // Packet k has a score above the limit. The shift is finite here (a -inf shift has no
         // score above it), and it rises by more than the slack: the factor 2^(shift - raised) is
-        // below 1, 0 under the floor.
-        const T raised = liveMax(x, k, hi, cols), drop = shift - raised;
-        const T factor = drop < kExp2Floor<T> ? T(0) : std::exp2(drop);
+        // below 1, 0 at or below the floor.
+        const T raised = std::ceil(liveMax(x, k, hi, cols)), drop = shift - raised;
+        const T factor = drop <= kExp2Floor<T> ? T(0) : std::exp2(drop);
         scaleWithoutSubnormals(x + from, k - from, factor);
         total = pmul(total, pset1<Packet<T>>(factor));
         rescale(factor);
@@ -312,9 +350,11 @@ inline constexpr bool kExpInScoreProduct = false;
 #endif
 
 /// The score product's finish (block_product.h) for a tile of a query block whose every key is
-/// allowed and whose queries all have a finite shift: each score s written as 2^(s - shift) and
-/// added to its query's sum packet, as expAndSum would, while the register tile's sums are still
-/// in registers, rather than in a second pass over the tile. A query with a score above its shift
+/// allowed and whose queries' shifts all takesScoresAsTheyAre (finite, whole: no branch per query
+/// in the register tile, which took its AVX-512 part from 87% to 55% of the one-core peak in the
+/// kernel-parts bench): each score s written as 2^(s - shift) and added to its query's sum
+/// packet, as expAndSum would (the same bits), while the register tile's sums are still in
+/// registers, rather than in a second pass over the tile. A query with a score above its shift
 /// + kShiftSlack is marked in `raised` (marks are only ever added): what was written for it, its
 /// weights and its sum, is then wrong (past x = 128 the 2^m step overflows) and must be
 /// done again: its scores computed again, its sum restored, both through expAndSum, which moves
@@ -338,15 +378,16 @@ private:
     void row(int r, const Packet<T> (&scores)[V], T* to) const {
         using namespace Eigen::internal;
         using namespace softmax_column_detail;
-        const Packet<T> by = pset1<Packet<T>>(shift[r]),
-                        limit = pset1<Packet<T>>(shift[r] + kShiftSlack<T>);
+        static_assert(Exp2Steps<T>::own, "ExpOfScores takes the scores as they are");
+        const Packet<T> limit = pset1<Packet<T>>(shift[r] + kShiftSlack<T>);
+        const Exp2AtShift<T> exp2(shift[r]);
         T* const sum = sums + r * kLanes<T>;
         Packet<T> total = ploadu<Packet<T>>(sum);
         bool above = false;
 #pragma GCC unroll 8
         for (int v = 0; v < V; ++v) {
             above = above | anyAbove(scores[v], limit);
-            const Packet<T> e = exp2OfScore<T>(psub(scores[v], by));
+            const Packet<T> e = exp2(scores[v]);
             pstoreu(to + v * kLanes<T>, e);
             total = padd(total, e);
         }
