@@ -12,7 +12,9 @@
 //   values        weights·V over every key block of n = 4096 keys (V read from the L2 cache);
 //   block         one query block's loop over n = 4096 keys: scores+exp, then weights·V;
 //   block, pass   the same with the scores stored and the second pass.
-// Usage: attnlab-kernel-parts-<variant> [--rounds K]   (the best of K timed runs; 7). Its entry,
+// Usage: attnlab-kernel-parts-<variant> [--rounds K]   (the best of K timed runs; 7), or
+//        attnlab-kernel-parts-<variant> --exp2-accuracy [--every K]   (exp2_accuracy.cpp; 61,
+//        about 2 minutes). Its entry,
 // kernel_parts_main.cpp, runs it only on a processor that has the variant's instructions.
 #include "bench/kernel_parts.h"
 
@@ -100,14 +102,21 @@ double bestSeconds(int rounds, double flopsPerCall, Body&& body) {
 
 int runKernelParts(int argc, char** argv) {
     int rounds = 7;
+    long every = 61;
+    bool accuracy = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
             rounds = std::max(1, std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--exp2-accuracy") == 0) {
+            accuracy = true;
+        } else if (std::strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
+            every = std::max(1L, std::atol(argv[++i]));
         } else {
-            std::fprintf(stderr, "usage: %s [--rounds K]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--rounds K] | --exp2-accuracy [--every K]\n", argv[0]);
             return 2;
         }
     }
+    if (accuracy) return runExp2Accuracy(every);
     const int keyBlocks = kSequence / kKeys;
     Buffer queries(kRows * kDepth), keys(long(kSequence) * kDepth),
         values(long(kSequence) * kDepth), scores(kRows * kKeys), output(kRows * kDepth);
