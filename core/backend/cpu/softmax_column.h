@@ -277,7 +277,7 @@ T liveMax(const T* x, int lo, int hi, int cols) {
 }
 
 /// How far a score may rise above the shift its query's weights are taken at (its largest score
-/// when the shift last moved) before the shift moves again: weights up to 2^8, far from
+/// when the shift last moved, rounded up) before the shift moves again: weights up to 2^8, far from
 /// overflowing even summed over millions of keys. Most tiles after a query's first then leave its
 /// shift where it is, with no pass for their maximum and nothing rescaled.
 template <class T>
