@@ -1,6 +1,7 @@
 // The kernels' 2^x (softmax_column.h) against exp2 in long double, compiled for one variant of
 // the kernels (with the kernel-parts bench, kernel_parts.h): over every float in [-127, 8.5] at
-// the shift 0, every K-th float at the whole shifts 31, -1000 and 65536, and doubles spread by
+// the shift 0, every K-th float at the whole shifts 31, -1000 and 65536 (each added to the shift
+// and rounded, as a score is: near 65536 several give the same score), and doubles spread by
 // their bits over [-1023, 8.5] at the shifts 0, 31, -5000 and 10^9; the worst relative error in
 // units of the type's epsilon and where, the weights that came out subnormal, those not 0 at or
 // below the floor, and whether 2^0 is 1. The README's figures for the 2^x are its output.
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <type_traits>
 
 namespace {
 

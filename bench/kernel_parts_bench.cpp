@@ -101,10 +101,10 @@ double bestSeconds(int rounds, double flopsPerCall, Body&& body) {
 } // namespace
 
 int runKernelParts(int argc, char** argv) {
-    int rounds = 7;
-    long every = 61;
-    bool accuracy = false;
-    for (int i = 1; i < argc; ++i) {
+    int rounds = 0; // the timed runs' count; 7 unless given
+    long every = 0; // --exp2-accuracy's stride; 61 unless given
+    bool accuracy = false, unknown = false;
+    for (int i = 1; i < argc && !unknown; ++i) {
         if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
             rounds = std::max(1, std::atoi(argv[++i]));
         } else if (std::strcmp(argv[i], "--exp2-accuracy") == 0) {
@@ -112,11 +112,15 @@ int runKernelParts(int argc, char** argv) {
         } else if (std::strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
             every = std::max(1L, std::atol(argv[++i]));
         } else {
-            std::fprintf(stderr, "usage: %s [--rounds K] | --exp2-accuracy [--every K]\n", argv[0]);
-            return 2;
+            unknown = true;
         }
     }
-    if (accuracy) return runExp2Accuracy(every);
+    if (unknown || (accuracy ? rounds != 0 : every != 0)) {
+        std::fprintf(stderr, "usage: %s [--rounds K] | --exp2-accuracy [--every K]\n", argv[0]);
+        return 2;
+    }
+    if (accuracy) return runExp2Accuracy(every != 0 ? every : 61);
+    if (rounds == 0) rounds = 7;
     const int keyBlocks = kSequence / kKeys;
     Buffer queries(kRows * kDepth), keys(long(kSequence) * kDepth),
         values(long(kSequence) * kDepth), scores(kRows * kKeys), output(kRows * kDepth);

@@ -59,8 +59,8 @@ void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHea
     Matrix<T> sumsBefore(kLanes<T>, exponentiable);
     BoolColumn raised(exponentiable);
     for (int kb = 0; kb < job.grid.tileCols; ++kb) {
-        // Every query's first tile takes its shift from its scores, and a shift that is no whole
-        // number (past a score of kWholeShiftLimit) its 2^x of the difference: the second pass.
+        // Every query's first tile takes its shift from its scores, and a shift past
+        // kWholeShiftLimit (2^21 in float) its 2^x of the difference: the second pass.
         const bool exponentiated = kExpInScoreProduct && scores.exponentiable(kb) &&
                                    std::all_of(shift.begin(), shift.end(), takesScoresAsTheyAre<T>);
         const auto fill = [&] {

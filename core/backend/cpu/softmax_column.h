@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -18,17 +19,26 @@ namespace attnlab::kernels {
 
 /// At or below this, 2^x is taken as 0; above it, 2^x is at least 2^-125.5 = 1.6e-38 (float) or
 /// 2^-1021.5 = 3.1e-308 (double), still normal numbers, and a weight that small is far below a
-/// rounding of the row's sum (which holds 2^0 = 1). The kernels' 2^x rounds x to the whole number m
-/// and takes 2^m from the exponent field, which then holds m + 126 (float; m + 1022 in double): the
-/// numbers at or below the floor round to m = -126 (-1022), whose field 0 is the number +0.
+/// rounding of the row's sum (which holds its largest weight, above 2^-1). The kernels' 2^x rounds
+/// x to the whole number m and takes 2^(m - 1) from the exponent field (times the polynomial,
+/// doubled), which then holds m + 126 (float; m + 1022 in double): the numbers at or below the
+/// floor round to m = -126 (-1022), whose field 0 is the number +0.
 template <class T>
 inline constexpr T kExp2Floor = std::is_same_v<T, float> ? T(-125.5) : T(-1021.5);
 
-/// Where a query's shift is a whole number no larger than this, the kernels' 2^(v - shift) takes
-/// v as it is, with no subtraction (softmax_column_detail::exp2AtShift): the shifts the online
-/// softmax sets are whole numbers (expAndSum).
+/// Where a query's shift is a whole number no larger than this in magnitude, the kernels'
+/// 2^(v - shift) takes v as it is, with no subtraction (softmax_column_detail::exp2AtShift): the
+/// shifts the online softmax sets are whole numbers (expAndSum). Within it, shift + kExp2Floor is
+/// exact (the spacing of the numbers there is at most 1/4) and so is the whole number
+/// roundWithBias - shift, which stays within [2^p, 2^(p+1)) (p = 23 in float, 52 in double).
 template <class T>
 inline constexpr T kWholeShiftLimit = std::is_same_v<T, float> ? T(1 << 21) : T(1LL << 50);
+
+/// Whether the kernels' 2^(v - shift) takes the scores v as they are (softmax_column_detail::
+/// exp2AtShift): where T has its own 2^x steps and the shift is a whole number within
+/// kWholeShiftLimit, as every shift the online softmax sets is unless a score is that large.
+template <class T>
+bool takesScoresAsTheyAre(T shift);
 
 namespace softmax_column_detail {
 
@@ -158,10 +168,20 @@ P exp2AtShift(const P& v, const P& lowest, const P& offset) {
     return pmul(twiceHorner(r, Steps::nearZero), powerOfTwoIn(t));
 }
 
-// 2^x for x up to a little above kShiftSlack (a score minus its query's shift; the 2^m step holds
-// up to m = 127), exactly 0 for x = -inf and at or below the floor: never subnormal (the product
-// with V would take the processor's slow path); NaN stays NaN. The kernels' own steps are
-// exp2AtShift at the shift 0: 11 vector operations in float, 6 of them multiplications, against
+// exp2AtShift's constants for a shift that takesScoresAsTheyAre: `lowest` and `offset`.
+template <class T>
+struct WholeShiftExp2 {
+    Packet<T> lowest, offset;
+    explicit WholeShiftExp2(T shift)
+        : lowest(Eigen::internal::pset1<Packet<T>>(shift + kExp2Floor<T>)),
+          offset(Eigen::internal::pset1<Packet<T>>(Exp2Steps<T>::roundWithBias - shift)) {}
+    Packet<T> operator()(const Packet<T>& v) const { return exp2AtShift(v, lowest, offset); }
+};
+
+// 2^x for x up to a little above kShiftSlack (a score minus its query's shift; the exponent field
+// m + 126 holds up to m = 128), exactly 0 for x = -inf and at or below the floor: never subnormal
+// (the product with V would take the processor's slow path); NaN stays NaN. The kernels' own steps
+// are exp2AtShift at the shift 0: 11 vector operations in float, 6 of them multiplications, against
 // 13 with the compare that cleared the weights below the floor, and 14 (9) for exp(x) with its
 // reduction by ln(2) in two steps (Cody and Waite), which that replaced. Double: Eigen's exp,
 // which it replaced before that, divides (float64 at n = 4096 took 12-22% longer with it, three
@@ -180,42 +200,19 @@ Packet<T> exp2OfScore(const Packet<T>& x) {
         return pandnot(pldexp(pexp(pmul(r, pset1<Packet<T>>(std::numbers::ln2_v<T>))), m),
                        pcmp_le(x, floor));
     } else {
-        return exp2AtShift(x, floor, pset1<Packet<T>>(Exp2Steps<T>::roundWithBias));
+        return WholeShiftExp2<T>(T(0))(x);
     }
 }
 
-} // namespace softmax_column_detail
-
-/// Whether the kernels' 2^(v - shift) takes the scores v as they are (softmax_column_detail::
-/// exp2AtShift): where T has its own 2^x steps and the shift is a whole number within
-/// kWholeShiftLimit, as every shift the online softmax sets is unless a score is that large.
-template <class T>
-bool takesScoresAsTheyAre(T shift) {
-    return softmax_column_detail::Exp2Steps<T>::own && std::abs(shift) <= kWholeShiftLimit<T> &&
-           shift == std::trunc(shift);
-}
-
-namespace softmax_column_detail {
-
-// exp2AtShift's constants for a shift that takesScoresAsTheyAre: `lowest` and `offset`.
-template <class T>
-struct Exp2AtShift {
-    Packet<T> lowest, offset;
-    explicit Exp2AtShift(T shift)
-        : lowest(Eigen::internal::pset1<Packet<T>>(shift + kExp2Floor<T>)),
-          offset(Eigen::internal::pset1<Packet<T>>(Exp2Steps<T>::roundWithBias - shift)) {}
-    Packet<T> operator()(const Packet<T>& v) const { return exp2AtShift(v, lowest, offset); }
-};
-
-// Calls f(exp2) with exp2(v) = 2^(v - shift) for packets v of one query's scores, and returns
-// what f returns: Exp2AtShift where the shift takesScoresAsTheyAre (one vector operation fewer
-// than the subtraction, whose rounding it also leaves out), else exp2OfScore of v - shift (0 for
-// every v with the shift -inf, no score yet).
+// Calls f(weightOf) with weightOf(v) = 2^(v - shift) for packets v of one query's scores, and
+// returns what f returns: WholeShiftExp2 where the shift takesScoresAsTheyAre (one vector operation
+// fewer than the subtraction, whose rounding it also leaves out), else exp2OfScore of v - shift (0
+// for every v with the shift -inf, no score yet).
 template <class T, class F>
 decltype(auto) withExp2AtShift(T shift, F&& f) {
     using namespace Eigen::internal;
-    if constexpr (Exp2Steps<T>::own)
-        if (takesScoresAsTheyAre(shift)) return f(Exp2AtShift<T>(shift));
+    if constexpr (Exp2Steps<T>::own) // else WholeShiftExp2 has no powerOfTwoIn to compile
+        if (takesScoresAsTheyAre(shift)) return f(WholeShiftExp2<T>(shift));
     const Packet<T> by =
         pset1<Packet<T>>(shift == -std::numeric_limits<T>::infinity() ? T(0) : shift);
     return f([=](const Packet<T>& v) { return exp2OfScore<T>(psub(v, by)); });
@@ -261,6 +258,12 @@ void scaleWithoutSubnormals(T* x, int count, T factor) {
 }
 
 } // namespace softmax_column_detail
+
+template <class T>
+bool takesScoresAsTheyAre(T shift) {
+    return softmax_column_detail::Exp2Steps<T>::own && std::abs(shift) <= kWholeShiftLimit<T> &&
+           shift == std::trunc(shift);
+}
 
 /// The largest score among x[lo .. hi) (-inf when none): every entry outside it is -inf, so
 /// whole packets from the one holding lo are read.
@@ -312,11 +315,11 @@ void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale
         // With no score yet (all -inf), every weight is 2^-inf = 0 and no score is above the
         // limit.
         const Packet<T> limit = pset1<Packet<T>>(shift + kShiftSlack<T>);
-        k = withExp2AtShift(shift, [&](const auto& exp2) {
+        k = withExp2AtShift(shift, [&](const auto& weightOf) {
             return forEachPacket(x, k, hi, cols, minusInf, [&](int at, const Packet<T>& v) {
                 if (anyAbove(v, limit)) [[unlikely]]
                     return false;
-                const Packet<T> e = exp2(v);
+                const Packet<T> e = weightOf(v);
                 pstoreu(x + at, e);
                 total = padd(total, e);
                 return true;
@@ -379,15 +382,16 @@ private:
         using namespace Eigen::internal;
         using namespace softmax_column_detail;
         static_assert(Exp2Steps<T>::own, "ExpOfScores takes the scores as they are");
+        assert(takesScoresAsTheyAre(shift[r]));
         const Packet<T> limit = pset1<Packet<T>>(shift[r] + kShiftSlack<T>);
-        const Exp2AtShift<T> exp2(shift[r]);
+        const WholeShiftExp2<T> weightOf(shift[r]);
         T* const sum = sums + r * kLanes<T>;
         Packet<T> total = ploadu<Packet<T>>(sum);
         bool above = false;
 #pragma GCC unroll 8
         for (int v = 0; v < V; ++v) {
             above = above | anyAbove(scores[v], limit);
-            const Packet<T> e = exp2(scores[v]);
+            const Packet<T> e = weightOf(scores[v]);
             pstoreu(to + v * kLanes<T>, e);
             total = padd(total, e);
         }
