@@ -39,12 +39,12 @@ void scan(T from, T to, long stride, T shift) {
     double worst = 0;
     long double worstAt = 0;
     long count = 0, subnormal = 0, notZero = 0, notOne = 0;
-    softmax_column_detail::withExp2AtShift(shift, [&](const auto& exp2) {
+    softmax_column_detail::withExp2AtShift(shift, [&](const auto& weightOf) {
         T in[L], out[L];
         for (T x = from; x <= to;) {
             for (int l = 0; l < L; ++l, x = stepUp(x, stride))
                 in[l] = x + shift;
-            pstoreu(out, exp2(ploadu<Packet<T>>(in)));
+            pstoreu(out, weightOf(ploadu<Packet<T>>(in)));
             for (int l = 0; l < L; ++l) {
                 const long double arg = (long double)in[l] - (long double)shift;
                 ++count;

@@ -64,7 +64,7 @@ private slots:
     // maximum first, so each weight is exp(score) over the sum) or rise to 0 (the maximum last,
     // so earlier tiles are rescaled as it moves). With V the identity, the output row is the
     // weights: within float rounding of softmax in double where the score is above -80, and in
-    // the first order exactly 0 below the floor (2^-125.5 = e^-86.99).
+    // the first order exactly 0 at or below the floor (2^-125.5 = e^-86.99).
     void fusedWeightsFollowExpDownToTheFloor() {
         const int n = 200;
         const Matrix<float> q = Matrix<float>::Ones(n, 1);

@@ -279,6 +279,14 @@ T liveMax(const T* x, int lo, int hi, int cols) {
     return lo < hi ? predux_max(top) : minusInf;
 }
 
+/// The shift for the scores x[lo .. hi): their largest, rounded up to a whole number, so that the
+/// 2^x takes them as they are (takesScoresAsTheyAre) and a move of the shift rescales by a power
+/// of two; -inf when every one is -inf.
+template <class T>
+T wholeShiftOver(const T* x, int lo, int hi, int cols) {
+    return std::ceil(liveMax(x, lo, hi, cols));
+}
+
 /// How far a score may rise above the shift its query's weights are taken at (its largest score
 /// when the shift last moved, rounded up) before the shift moves again: weights up to 2^8, far from
 /// overflowing even summed over millions of keys. Most tiles after a query's first then leave its
@@ -292,7 +300,7 @@ inline constexpr T kShiftSlack = T(8);
 /// subnormal, so a blocked key would get a tiny weight, and the product with V the processor's slow
 /// subnormal path, 4x slower on an AVX-512 Xeon), and also where x[k] - shift is at or below
 /// kExp2Floor. `shift` is carried from the query's earlier tiles; -inf (none yet) takes this
-/// tile's maximum, rounded up to a whole number (withExp2AtShift). A packet with a score above
+/// tile's maximum, rounded up to a whole number (wholeShiftOver). A packet with a score above
 /// shift + kShiftSlack moves the shift to the largest score from there on, rounded up: the weights
 /// already written, `sum` and what the caller holds (`rescale(factor)`) are multiplied by
 /// 2^(old shift - new shift), a power of two between whole shifts, 0 at or below the floor, each
@@ -303,7 +311,7 @@ void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale
     using namespace Eigen::internal;
     using namespace softmax_column_detail;
     constexpr T minusInf = -std::numeric_limits<T>::infinity();
-    if (shift == minusInf) shift = std::ceil(liveMax(x, lo, hi, cols));
+    if (shift == minusInf) shift = wholeShiftOver(x, lo, hi, cols);
     const int from = lo / kLanes<T> * kLanes<T>;
     // The packets run in a loop without calls (no vector register survives a call): with the
     // move of the shift inside the loop, GCC kept the running sum in memory where the kernel-parts
@@ -329,7 +337,7 @@ void expAndSum(T* x, int lo, int hi, int cols, T& shift, Packet<T>& sum, Rescale
         // Packet k has a score above the limit. The shift is finite here (a -inf shift has no
         // score above it), and it rises by more than the slack: the factor 2^(shift - raised) is
         // below 1, 0 at or below the floor.
-        const T raised = std::ceil(liveMax(x, k, hi, cols)), drop = shift - raised;
+        const T raised = wholeShiftOver(x, k, hi, cols), drop = shift - raised;
         const T factor = drop <= kExp2Floor<T> ? T(0) : std::exp2(drop);
         scaleWithoutSubnormals(x + from, k - from, factor);
         total = pmul(total, pset1<Packet<T>>(factor));
