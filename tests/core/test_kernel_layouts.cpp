@@ -18,8 +18,10 @@ namespace {
 
 // Sixteen heads of 1104 tokens, values 64 and 67 wide, write 4.6 MB of float (9 MB of double),
 // which the kernel writes past the caches (non-temporal stores, on x86; n is whole cache lines
-// of either type, the last query block shorter): each head's output must be the bits of the same
-// head computed alone (0.3 MB, cached stores), for query blocks whose rows start on a cache line
+// of either type, the last query block shorter), and whose keys and values, dense, are packed
+// together in one parallel loop (packTogether; on two or more threads, as ctest runs it, split
+// between them): each head's output must be the bits of the same head computed alone (0.3 MB,
+// cached stores, packed on one thread), for query blocks whose rows start on a cache line
 // (128, 16), blocks of which some do and some do not (13, 40: the rest of a strip of columns is
 // written through the caches), features past the whole tiles (67), dense and windowed. The
 // first mismatch, or an empty string.

@@ -161,6 +161,15 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         for (const HeadInputs<T>& h : heads)
             packed.push_back({PackedKeys<T>(*h.k, grid.colTile, packing),
                               PackedValues<T>(*h.v, grid.colTile, packing), scale});
+    if (packing == Packing::Together) {
+        std::vector<const PackedKeys<T>*> keys;
+        std::vector<const PackedValues<T>*> values;
+        for (const PackedHead<T>& p : packed) {
+            keys.push_back(&p.keys);
+            values.push_back(&p.values);
+        }
+        packTogether(keys, values);
+    }
     const long run =
         packing == Packing::OnUse ? std::max(1L, count / (4L * availableThreads())) : 1;
     const long runs = (count + run - 1) / run;

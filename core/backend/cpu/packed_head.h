@@ -1,10 +1,11 @@
 // Inside the kernels: one head's keys and values laid out once for the block product
-// (block_product.h), before its query blocks are spread over the threads (or each key block when
-// a task first reads it: Packing), and a query block's queries laid out by its own task. The keys
-// of each key block as a depth x keys panel, the values as one tokens x features panel (the B of
-// the two products, in strips: block_product.h's Panel), the queries (scaled) as one row of each
-// token (the A of the score product); all padded with zeros to whole vectors. Keys and values are
-// packed on the kernels' threads.
+// (block_product.h), before its query blocks are spread over the threads (every head's in one
+// parallel loop, or each key block when a task first reads it: Packing), and a query block's
+// queries laid out by its own task. The keys of each key block as a depth x keys panel, the
+// values as one tokens x features panel (the B of the two products, in strips:
+// block_product.h's Panel), the queries (scaled) as one row of each token (the A of the score
+// product); all padded with zeros to whole vectors. Keys and values are packed on the kernels'
+// threads.
 #pragma once
 
 #include "core/backend/cpu/block_product.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace attnlab::kernels {
 
@@ -28,17 +30,59 @@ inline constexpr long kPackRows = 256;
 
 /// When a head's key and value blocks are packed.
 enum class Packing {
-    Now,   ///< all of them, spread over the threads, before the constructor returns
-    OnUse, ///< each when a task first reads it, on that task's thread (OncePerItem): for masks
-           ///< whose query blocks read few key blocks, so that a block is still in the cache of
-           ///< the thread that packed it when the next query blocks read it
+    Now,      ///< all of them, spread over the threads, before the constructor returns
+    Together, ///< none until packTogether packs them, with other heads' in one parallel loop
+    OnUse,    ///< each when a task first reads it, on that task's thread (OncePerItem): for masks
+              ///< whose query blocks read few key blocks, so that a block is still in the cache
+              ///< of the thread that packed it when the next query blocks read it
 };
 
+template <class T>
+class PackedKeys;
+template <class T>
+class PackedValues;
+
+/// Packs keys and values made with Packing::Together (or Now, from their constructors): every
+/// part of every one of them as one item of one parallel loop. One head's keys or values at
+/// n = 4096, d = 64 (1 MiB) are too little work to wake the threads for; a layer's together are
+/// not.
+template <class T>
+void packTogether(const std::vector<const PackedKeys<T>*>& keys,
+                  const std::vector<const PackedValues<T>*>& values) {
+    struct Part {
+        const PackedKeys<T>* keys;
+        const PackedValues<T>* values;
+        long part;
+    };
+    std::vector<Part> parts;
+    double work = 0;
+    for (const PackedKeys<T>* k : keys) {
+        for (long p = 0; p < k->parts(); ++p)
+            parts.push_back({k, nullptr, p});
+        work += k->elements() * kPackWork;
+    }
+    for (const PackedValues<T>* v : values) {
+        for (long p = 0; p < v->parts(); ++p)
+            parts.push_back({nullptr, v, p});
+        work += v->elements() * kPackWork;
+    }
+    parallelFor(
+        long(parts.size()),
+        [&](long i) {
+            const Part& at = parts[std::size_t(i)];
+            if (at.keys)
+                at.keys->packPart(at.part);
+            else
+                at.values->packPart(at.part);
+        },
+        work);
+}
+
 /// OnUse where each query block reads at most a quarter of the key blocks, and there are eight
-/// or more (`window:128` at n = 16384 reads 3 of 128); else Now.
+/// or more (`window:128` at n = 16384 reads 3 of 128); else Together.
 inline Packing packingFor(const BlockClassification& grid) {
     return grid.tileCols >= 8 && 4 * grid.widestTileRow() <= grid.tileCols ? Packing::OnUse
-                                                                           : Packing::Now;
+                                                                           : Packing::Together;
 }
 
 template <class T>
@@ -52,9 +96,8 @@ public:
           keys_(Eigen::Index(stride_) * depth_ * blocks_) {
         if (when == Packing::OnUse)
             onUse_.emplace(blocks_);
-        else
-            parallelFor(
-                blocks_, [&](long kb) { pack(int(kb)); }, double(k.rows()) * depth_ * kPackWork);
+        else if (when == Packing::Now)
+            packTogether<T>({this}, {});
     }
     /// Key block kb: depth() rows, one column per key (stride() of them, padded).
     Panel<T> block(int kb) const {
@@ -63,6 +106,11 @@ public:
     }
     int stride() const { return stride_; }
     int depth() const { return depth_; }
+
+    /// For packTogether: the parts it packs (one per key block), part p, and K's elements.
+    long parts() const { return blocks_; }
+    void packPart(long p) const { pack(int(p)); }
+    double elements() const { return double(k_->rows()) * depth_; }
 
 private:
     Eigen::Index blockStart(int kb) const { return Eigen::Index(kb) * depth_ * stride_; }
@@ -117,12 +165,8 @@ public:
           stride_(paddedToLanes<T>(width_)), values_(rows_ * stride_) {
         if (when == Packing::OnUse)
             onUse_.emplace(int((rows_ + keyBlock - 1) / keyBlock));
-        else
-            parallelFor((rows_ + kPackRows - 1) / kPackRows,
-                        [&](long task) {
-                            pack(task * kPackRows, std::min(kPackRows, rows_ - task * kPackRows));
-                        },
-                        double(rows_) * width_ * kPackWork);
+        else if (when == Packing::Now)
+            packTogether<T>({}, {this});
     }
     /// The whole panel, its rows of key block kb packed.
     Panel<T> panel(int kb) const {
@@ -138,6 +182,11 @@ public:
     /// Features, and features padded to whole vectors.
     int width() const { return width_; }
     int stride() const { return stride_; }
+
+    /// For packTogether: the parts it packs (kPackRows rows each), part p, and V's elements.
+    long parts() const { return (rows_ + kPackRows - 1) / kPackRows; }
+    void packPart(long p) const { pack(p * kPackRows, std::min(kPackRows, rows_ - p * kPackRows)); }
+    double elements() const { return double(rows_) * width_; }
 
 private:
     // Packs rows t0 .. t0 + rows - 1 (const: packed on use from panel()).
