@@ -9,6 +9,7 @@
 
 #include "core/backend/cpu/softmax_column.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -42,10 +43,12 @@ void scan(T from, T to, long stride, T shift) {
     softmax_column_detail::withExp2AtShift(shift, [&](const auto& weightOf) {
         T in[L], out[L];
         for (T x = from; x <= to;) {
-            for (int l = 0; l < L; ++l, x = stepUp(x, stride))
-                in[l] = x + shift;
+            int live = 0; // the lanes up to `to`; the last packet's others repeat `to`
+            for (; live < L && x <= to; ++live, x = stepUp(x, stride))
+                in[live] = x + shift;
+            std::fill(in + live, in + L, to + shift);
             pstoreu(out, weightOf(ploadu<Packet<T>>(in)));
-            for (int l = 0; l < L; ++l) {
+            for (int l = 0; l < live; ++l) {
                 const long double arg = (long double)in[l] - (long double)shift;
                 ++count;
                 if (std::fpclassify(out[l]) == FP_SUBNORMAL) ++subnormal;

@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -101,26 +102,37 @@ double bestSeconds(int rounds, double flopsPerCall, Body&& body) {
 } // namespace
 
 int runKernelParts(int argc, char** argv) {
-    int rounds = 0; // the timed runs' count; 7 unless given
-    long every = 0; // --exp2-accuracy's stride; 61 unless given
+    std::optional<long> roundsGiven, every; // the timed runs' count; --exp2-accuracy's stride
     bool accuracy = false, unknown = false;
+    // A whole number of at least 1 from the next argument, or nothing (a usage error).
+    const auto count = [&](int& i) -> std::optional<long> {
+        if (i + 1 >= argc) return std::nullopt;
+        char* end = nullptr;
+        const long value = std::strtol(argv[++i], &end, 10);
+        if (*argv[i] == '\0' || *end != '\0' || value < 1) return std::nullopt;
+        return value;
+    };
     for (int i = 1; i < argc && !unknown; ++i) {
-        if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
-            rounds = std::max(1, std::atoi(argv[++i]));
+        if (std::strcmp(argv[i], "--rounds") == 0) {
+            roundsGiven = count(i);
+            unknown = !roundsGiven || *roundsGiven > 1000;
         } else if (std::strcmp(argv[i], "--exp2-accuracy") == 0) {
             accuracy = true;
-        } else if (std::strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
-            every = std::max(1L, std::atol(argv[++i]));
+        } else if (std::strcmp(argv[i], "--every") == 0) {
+            every = count(i);
+            unknown = !every;
         } else {
             unknown = true;
         }
     }
-    if (unknown || (accuracy ? rounds != 0 : every != 0)) {
-        std::fprintf(stderr, "usage: %s [--rounds K] | --exp2-accuracy [--every K]\n", argv[0]);
+    if (unknown || (accuracy ? roundsGiven.has_value() : every.has_value())) {
+        std::fprintf(stderr,
+                     "usage: %s [--rounds K (1-1000)] | --exp2-accuracy [--every K (>= 1)]\n",
+                     argv[0]);
         return 2;
     }
-    if (accuracy) return runExp2Accuracy(every != 0 ? every : 61);
-    if (rounds == 0) rounds = 7;
+    if (accuracy) return runExp2Accuracy(every.value_or(61));
+    const int rounds = int(roundsGiven.value_or(7));
     const int keyBlocks = kSequence / kKeys;
     Buffer queries(kRows * kDepth), keys(long(kSequence) * kDepth),
         values(long(kSequence) * kDepth), scores(kRows * kKeys), output(kRows * kDepth);

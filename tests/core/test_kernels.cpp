@@ -1,6 +1,7 @@
 // The fused CPU kernel against the reference mixer (attendHead: weights·V) for float and double,
-// every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi; the
-// block classification against brute force; the pooled map keeps peaks; Model::forward without
+// every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi, and
+// against the exact softmax for scores past the whole shifts' limit; the block classification
+// against brute force; the pooled map keeps peaks; Model::forward without
 // maps (fused) equals the forward with maps (reference). How the kernel packs and writes its data
 // is core.kernel_layouts'. ctest runs it on every variant of the CPU kernels this CPU has
 // (ATTNLAB_CPU_PATH, kernel_dispatch.h).
@@ -8,6 +9,7 @@
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/kernel_dispatch.h"
 #include "core/backend/cpu/pooled_map.h"
+#include "core/backend/cpu/softmax_column.h"
 #include "core/base/error.h"
 #include "core/fixture_block_model.h"
 #include "core/model/model.h"
@@ -20,6 +22,10 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <type_traits>
 #include <utility>
 
 using namespace attnlab;
@@ -104,6 +110,59 @@ void risingScores(Matrix<T>& q, Matrix<T>& k, int n) {
     for (int s = 0; s < n; ++s) {
         q.row(s) << T(s % 2 ? -1 : 1), T(s % 3 - 1), T(0), T(1);
         k.row(s) << T(s), T(s % 5), T(s % 7 - 3), T(s % 3);
+    }
+}
+
+// Scores far past kWholeShiftLimit (2^21 in float, 2^50 in double), whose shifts the kernels
+// subtract before the 2^x, with several keys of each query in its softmax: at the scale ln(2)
+// the kernels' base-2 scores are q·k itself (ln(2)·log2(e) rounds to 1), here
+// top + σ·unit·(t % 7 + t / 8) for key t, top = 2^25 in float and 2^52 in double, whose spacing
+// is unit (4 in float, 1 in double): every product and sum is exact. The scores rise along the
+// keys for even queries (σ = 1; by 38 units over the sequence, so the shift moves) and fall for
+// odd ones (σ = -1). The expected output is the exact softmax of those whole numbers, in long
+// double: Σ 2^(S - max)·V / Σ 2^(S - max) over the allowed keys.
+template <class T>
+void checkHugeScores(double tolerance) {
+    const int n = 304;
+    const bool single = std::is_same_v<T, float>;
+    const T gain = T(std::ldexp(1.0, single ? 20 : 47)), unit = single ? T(4) : T(1);
+    QVERIFY(gain * 32 > 2 * kWholeShiftLimit<T>);
+    const auto rise = [](int t) { return t % 7 + t / 8; };
+    Matrix<T> q = Matrix<T>::Zero(n, 4), k = Matrix<T>::Zero(n, 4);
+    for (int s = 0; s < n; ++s) {
+        q.row(s).head(2) << gain, s % 2 ? -unit : unit;
+        k.row(s).head(2) << T(32), T(rise(s));
+    }
+    const Matrix<T> v = data<T>(n, 5, 4);
+    MixerSpec softmax;
+    softmax.scale = Rational(std::numbers::ln2);
+    for (const MaskSpec& mask : {MaskSpec::all(), MaskSpec::causal(), MaskSpec::window(40)}) {
+        const BoolMatrix allowed = buildMask(mask, n);
+        Matrix<T> expected(n, 5);
+        for (int s = 0; s < n; ++s) {
+            const auto score = [&](int t) { return (s % 2 ? -1 : 1) * rise(t); }; // in units
+            int top = std::numeric_limits<int>::min();
+            for (int t = 0; t < n; ++t)
+                if (allowed(s, t)) top = std::max(top, score(t));
+            long double total = 0;
+            Eigen::Matrix<long double, 1, 5> sum = Eigen::Matrix<long double, 1, 5>::Zero();
+            for (int t = 0; t < n; ++t)
+                if (allowed(s, t)) {
+                    const long double w = std::exp2((long double)(unit) * (score(t) - top));
+                    total += w;
+                    sum += w * v.row(t).template cast<long double>();
+                }
+            expected.row(s) = (sum / total).template cast<T>();
+        }
+        for (KernelTiles tiles : {KernelTiles{}, KernelTiles{8, 16}, KernelTiles{64, 32}}) {
+            const Matrix<T> out =
+                fusedAttention<T>(softmax, mask, {{&q, &k, &v, {}}}, tiles).outputs.front();
+            QVERIFY2((out - expected).cwiseAbs().maxCoeff() < tolerance,
+                     qPrintable(QString("%1, tiles %2 x %3")
+                                    .arg(QString::fromStdString(mask.describe()))
+                                    .arg(tiles.queryBlock)
+                                    .arg(tiles.keyBlock)));
+        }
     }
 }
 
@@ -222,6 +281,13 @@ private slots:
     void risingScoresEqualReference() {
         checkRisingScores<float>(2e-5);
         checkRisingScores<double>(1e-12);
+    }
+
+    // Scores past the whole shifts' limit, several keys in each query's softmax: the kernel
+    // subtracts each query's shift before its 2^x, and equals the exact softmax.
+    void hugeScoresEqualTheExactSoftmax() {
+        checkHugeScores<float>(2e-5);
+        checkHugeScores<double>(1e-12);
     }
 
     // With AVX-512 the score product exponentiates each tile whose keys are all allowed, doing
