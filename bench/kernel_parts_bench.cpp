@@ -12,8 +12,8 @@
 //   values        weights·V over every key block of n = 4096 keys (V read from the L2 cache);
 //   block         one query block's loop over n = 4096 keys: scores+exp, then weights·V;
 //   block, pass   the same with the scores stored and the second pass.
-// Usage: attnlab-kernel-parts-<variant> [--rounds K]   (the best of K timed runs; 7), or
-//        attnlab-kernel-parts-<variant> --exp2-accuracy [--every K]   (exp2_accuracy.cpp; 61,
+// Usage: attnlab-kernel-parts-<variant> [--rounds K]   (the best of K timed runs, 1-1000; 7), or
+//        attnlab-kernel-parts-<variant> --exp2-accuracy [--every K]   (1-10⁶; 61,
 //        122 s with x86-64-v3 on a Zen 4). Its entry,
 // kernel_parts_main.cpp, runs it only on a processor that has the variant's instructions.
 #include "bench/kernel_parts.h"
@@ -21,6 +21,7 @@
 #include "core/backend/cpu/softmax_column.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -108,8 +109,9 @@ int runKernelParts(int argc, char** argv) {
     const auto count = [&](int& i) -> std::optional<long> {
         if (i + 1 >= argc) return std::nullopt;
         char* end = nullptr;
+        errno = 0;
         const long value = std::strtol(argv[++i], &end, 10);
-        if (*argv[i] == '\0' || *end != '\0' || value < 1) return std::nullopt;
+        if (*argv[i] == '\0' || *end != '\0' || errno == ERANGE || value < 1) return std::nullopt;
         return value;
     };
     for (int i = 1; i < argc && !unknown; ++i) {
@@ -120,14 +122,14 @@ int runKernelParts(int argc, char** argv) {
             accuracy = true;
         } else if (std::strcmp(argv[i], "--every") == 0) {
             every = count(i);
-            unknown = !every;
+            unknown = !every || *every > 1000000; // stepUp's stride must stay in 32 bits
         } else {
             unknown = true;
         }
     }
     if (unknown || (accuracy ? roundsGiven.has_value() : every.has_value())) {
         std::fprintf(stderr,
-                     "usage: %s [--rounds K (1-1000)] | --exp2-accuracy [--every K (>= 1)]\n",
+                     "usage: %s [--rounds K (1-1000)] | --exp2-accuracy [--every K (1-1000000)]\n",
                      argv[0]);
         return 2;
     }

@@ -1,8 +1,8 @@
 // The fused CPU kernel against the reference mixer (attendHead: weights·V) for float and double,
 // every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi, and
 // against the exact softmax for scores past the whole shifts' limit; the block classification
-// against brute force; the pooled map keeps peaks; Model::forward without
-// maps (fused) equals the forward with maps (reference). How the kernel packs and writes its data
+// against brute force; the pooled map keeps peaks; Model::forward without maps (fused) equals
+// the forward with maps (reference). How the kernel packs and writes its data
 // is core.kernel_layouts'. ctest runs it on every variant of the CPU kernels this CPU has
 // (ATTNLAB_CPU_PATH, kernel_dispatch.h).
 #include "core/backend/cpu/cpu_device.h"
@@ -116,16 +116,17 @@ void risingScores(Matrix<T>& q, Matrix<T>& k, int n) {
 // Scores far past kWholeShiftLimit (2^21 in float, 2^50 in double), whose shifts the kernels
 // subtract before the 2^x, with several keys of each query in its softmax: at the scale ln(2)
 // the kernels' base-2 scores are q·k itself (ln(2)·log2(e) rounds to 1), here
-// top + σ·unit·(t % 7 + t / 8) for key t, top = 2^25 in float and 2^52 in double, whose spacing
-// is unit (4 in float, 1 in double): every product and sum is exact. The scores rise along the
-// keys for even queries (σ = 1; by 38 units over the sequence, so the shift moves) and fall for
-// odd ones (σ = -1). The expected output is the exact softmax of those whole numbers, in long
-// double: Σ 2^(S - max)·V / Σ 2^(S - max) over the allowed keys.
+// top + σ·4·(t % 7 + t / 8) for key t, top = 3·2^24 in float and 3·2^53 in double, where the
+// spacing is 4: every product and sum is exact, and the 2^x without the subtraction would not be
+// (roundWithBias - shift is no number there). The scores rise along the keys for even queries
+// (σ = 1; up to 43 steps of 4, so the shift moves) and fall for odd ones (σ = -1). The expected
+// output is the exact softmax of those numbers, in long double: Σ 2^(S - max)·V / Σ 2^(S - max)
+// over the allowed keys.
 template <class T>
 void checkHugeScores(double tolerance) {
     const int n = 304;
     const bool single = std::is_same_v<T, float>;
-    const T gain = T(std::ldexp(1.0, single ? 20 : 47)), unit = single ? T(4) : T(1);
+    const T gain = T(3 * std::ldexp(1.0, single ? 19 : 48)), unit = T(4);
     QVERIFY(gain * 32 > 2 * kWholeShiftLimit<T>);
     const auto rise = [](int t) { return t % 7 + t / 8; };
     Matrix<T> q = Matrix<T>::Zero(n, 4), k = Matrix<T>::Zero(n, 4);
