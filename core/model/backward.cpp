@@ -7,7 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/base/parallel.h"
-#include "core/model/matrix_times.h"
+#include "core/model/block_support.h"
 #include "core/spec/mask.h"
 
 namespace attnlab {
@@ -29,6 +29,7 @@ struct LayerCache {
     Matrix<T> pre; // x·W before the relu (ffn layers only)
     std::vector<HeadCache<T>> heads;
     BoolMatrix mask;
+    BlockSupport support; // where the heads' weights may be non-zero (the mask, or the ssm decay)
     T scale = T(1);
 };
 
@@ -124,6 +125,9 @@ LayerCache<T> recompute(const Model<T>& model, std::size_t index, const Matrix<T
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     const bool ssm = layer.mixer.kind == Kind::Ssm;
     if (!ssm) cache.scale = mixerScale<T>(layer.mixer, static_cast<int>(p));
+    const Matrix<T> ones = Matrix<T>::Ones(n, 1);
+    const Matrix<T> decay = ssm ? ssmWeights(layer.mixer, ones, ones) : Matrix<T>();
+    cache.support = BlockSupport::of(ssm ? BoolMatrix(decay.array() != T(0)) : cache.mask);
     for (int head = 0; head < heads; ++head) {
         HeadCache<T> hc;
         hc.q = q.middleCols(head * p, p);
@@ -133,12 +137,13 @@ LayerCache<T> recompute(const Model<T>& model, std::size_t index, const Matrix<T
             applyRope(hc.q, pos, offset);
             applyRope(hc.k, pos, offset);
         }
+        // Scores outside the support are left 0: the mixers read only the entries the mask allows.
         if (ssm) {
-            const Matrix<T> ones = Matrix<T>::Ones(n, 1);
-            hc.decay = ssmWeights(layer.mixer, ones, ones);
-            hc.weights = hc.decay.cwiseProduct(times<T>(hc.q, hc.k.transpose()));
+            hc.decay = decay;
+            hc.weights =
+                hc.decay.cwiseProduct(timesTransposedOnSupport<T>(cache.support, hc.q, hc.k));
         } else {
-            hc.scores = cache.scale * times<T>(hc.q, hc.k.transpose());
+            hc.scores = cache.scale * timesTransposedOnSupport<T>(cache.support, hc.q, hc.k);
             if (pos.kind == PositionalSpec::Kind::Alibi)
                 hc.scores += alibiBias<T>(pos, n, head, heads);
             hc.weights = mixWeights(layer.mixer, hc.scores, cache.mask);
@@ -170,16 +175,18 @@ Matrix<T> layerBackward(const Model<T>& model, std::size_t index, const LayerCac
     for (int head = 0; head < layer.heads; ++head) {
         const HeadCache<T>& hc = cache.heads[std::size_t(head)];
         const Matrix<T> dout = dconcat.middleCols(head * pv, pv);
-        const Matrix<T> dA = times<T>(dout, hc.v.transpose());
+        // dA is needed where the weights may be non-zero; dP and dS are 0 outside the support.
+        const BlockSupport& support = cache.support;
+        const Matrix<T> dA = timesTransposedOnSupport<T>(support, dout, hc.v);
         Matrix<T> dqh, dkh;
         if (layer.mixer.kind == Kind::Ssm) {
             const Matrix<T> dP = dA.cwiseProduct(hc.decay);
-            dqh = times<T>(dP, hc.k);
-            dkh = times<T>(dP.transpose(), hc.q);
+            dqh = timesSupported(support, dP, hc.k);
+            dkh = transposeTimesSupported(support, dP, hc.q);
         } else {
             const Matrix<T> dS = scoresGradient(layer.mixer.kind, hc, cache.mask, dA);
-            dqh = cache.scale * times<T>(dS, hc.k);
-            dkh = cache.scale * times<T>(dS.transpose(), hc.q);
+            dqh = cache.scale * timesSupported(support, dS, hc.k);
+            dkh = cache.scale * transposeTimesSupported(support, dS, hc.q);
         }
         if (pos.kind == PositionalSpec::Kind::Rope) {
             applyRope(dqh, pos, offset, true);
@@ -187,7 +194,7 @@ Matrix<T> layerBackward(const Model<T>& model, std::size_t index, const LayerCac
         }
         dq.middleCols(head * p, p) = dqh;
         dk.middleCols(head * p, p) = dkh;
-        dv.middleCols(head * pv, pv) = times<T>(hc.weights.transpose(), dout);
+        dv.middleCols(head * pv, pv) = transposeTimesSupported(support, hc.weights, dout);
     }
     Matrix<T> dh = times<T>(dq, w.wq.transpose()) + times<T>(dk, w.wk.transpose()) +
                    times<T>(dv, w.wv.transpose());
@@ -214,13 +221,17 @@ Matrix<T> layerTangent(const Model<T>& model, std::size_t index, const LayerCach
             applyRope(dqh, pos, offset);
             applyRope(dkh, pos, offset);
         }
-        const Matrix<T> dP = times<T>(dqh, hc.k.transpose()) + times<T>(hc.q, dkh.transpose());
+        // dP is needed where the weights may be non-zero; dA is 0 outside the support.
+        const BlockSupport& support = cache.support;
+        const Matrix<T> dP = timesTransposedOnSupport<T>(support, dqh, hc.k) +
+                             timesTransposedOnSupport<T>(support, hc.q, dkh);
         const Matrix<T> dA =
             layer.mixer.kind == Kind::Ssm
                 ? Matrix<T>(hc.decay.cwiseProduct(dP))
                 : weightsTangent(layer.mixer.kind, hc, cache.mask, Matrix<T>(cache.scale * dP));
         const Matrix<T> dvh = dv.middleCols(head * pv, pv);
-        dconcat.middleCols(head * pv, pv) = times<T>(dA, hc.v) + times<T>(hc.weights, dvh);
+        dconcat.middleCols(head * pv, pv) =
+            timesSupported(support, dA, hc.v) + timesSupported(support, hc.weights, dvh);
     }
     Matrix<T> dy = w.wo ? times<T>(dconcat, *w.wo) : dconcat;
     if (layer.residual) dy += dx;

@@ -3,9 +3,11 @@
 
 #include "core/base/error.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace attnlab {
@@ -220,9 +222,41 @@ bool MaskSpec::operator==(const MaskSpec& o) const {
            operands == o.operands;
 }
 
+namespace {
+
+// For the masks that allow a band of diagonals, lowest <= s - t <= highest: that band.
+std::optional<std::pair<long long, long long>> diagonalBand(const MaskSpec& spec, int n) {
+    using Kind = MaskSpec::Kind;
+    switch (spec.kind) {
+    case Kind::All:
+        return std::pair{-(long long)n, (long long)n};
+    case Kind::None:
+        return std::pair{1LL, 0LL};
+    case Kind::Causal:
+        return std::pair{0LL, (long long)n};
+    case Kind::Window:
+        return std::pair{-(long long)spec.radius, (long long)spec.radius};
+    case Kind::CausalWindow:
+        return std::pair{0LL, (long long)spec.radius};
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
 BoolMatrix buildMask(const MaskSpec& spec, int n) {
     spec.validate(n);
     BoolMatrix m(n, n);
+    if (const auto band = diagonalBand(spec, n)) { // each column's rows t + lowest .. t + highest
+        for (int t = 0; t < n; ++t) {
+            const long long first = std::max(0LL, t + band->first),
+                            last = std::min((long long)n - 1, t + band->second);
+            m.col(t).setConstant(false);
+            if (first <= last) m.col(t).segment(first, last - first + 1).setConstant(true);
+        }
+        return m;
+    }
     for (int t = 0; t < n; ++t) // down each column: the matrix is column-major
         for (int s = 0; s < n; ++s)
             m(s, t) = spec.allowed(s, t, n);

@@ -120,6 +120,8 @@ private slots:
 
     void vjpMatchesFiniteDifferences_data();
     void vjpMatchesFiniteDifferences();
+    void vjpMatchesFiniteDifferencesOverMaskBlocks_data();
+    void vjpMatchesFiniteDifferencesOverMaskBlocks();
     void exactJvpIdentity_data();
     void exactJvpIdentity();
     void batchedPassesEqualOneAtATime();
@@ -130,6 +132,10 @@ private slots:
     void checkFailsForWrongVjp();
     void checkSkipsKinks();
     void checkRefusesBadParameters();
+
+private:
+    // The reverse and forward passes of `spec` on n tokens against central finite differences.
+    void verifyAgainstFiniteDifferences(const ModelSpec& spec, int n);
 };
 
 void TestGradient::vjpMatchesFiniteDifferences_data() {
@@ -168,7 +174,38 @@ void TestGradient::vjpMatchesFiniteDifferences_data() {
 
 void TestGradient::vjpMatchesFiniteDifferences() {
     QFETCH(ModelSpec, spec);
-    const int n = 5, d = 4;
+    verifyAgainstFiniteDifferences(spec, 5);
+}
+
+void TestGradient::vjpMatchesFiniteDifferencesOverMaskBlocks_data() {
+    // 70 tokens: the passes multiply only the blocks of 32 rows and columns a mask can reach
+    // (core/model/block_support.h); ragged blocks, a block with no allowed entry, bands.
+    QTest::addColumn<ModelSpec>("spec");
+    using K = MixerSpec::Kind;
+    using P = PositionalSpec::Kind;
+    const int n = 70;
+    QTest::newRow("softmax, causal, then window(3)")
+        << modelOf(positional(P::Rope), {layer(K::Softmax, MaskSpec::causal(), 2, 10, true),
+                                         layer(K::Softmax, MaskSpec::window(3), 1, 20, false)});
+    QTest::newRow("softmax_like, causal_window(40)") << modelOf(
+        positional(P::Alibi), {layer(K::SoftmaxLike, MaskSpec::causalWindow(40), 2, 30, true)});
+    BoolMatrix holes = buildMask(MaskSpec::causal(), n);
+    holes.col(69).setConstant(true);             // a key every row sees, but
+    holes.middleRows(32, 32).setConstant(false); // a whole block of all-masked rows
+    QTest::newRow("raw, custom mask with a block of all-masked rows")
+        << modelOf(positional(P::Rope), {layer(K::Raw, MaskSpec::custom(holes), 2, 40, true)});
+    LayerSpec causalSsm = layer(K::Softmax, MaskSpec::all(), 2, 50, true);
+    causalSsm.mixer = ssmMixer(Rational(1, 2), false);
+    QTest::newRow("causal ssm") << modelOf({}, {causalSsm});
+}
+
+void TestGradient::vjpMatchesFiniteDifferencesOverMaskBlocks() {
+    QFETCH(ModelSpec, spec);
+    verifyAgainstFiniteDifferences(spec, 70);
+}
+
+void TestGradient::verifyAgainstFiniteDifferences(const ModelSpec& spec, int n) {
+    const int d = 4;
     const Model<double> model(spec, d);
     SplitMix64 rng(3);
     const Eigen::MatrixXd x = draw<double>(rng, n, d);
@@ -196,24 +233,32 @@ void TestGradient::vjpMatchesFiniteDifferences() {
 
 void TestGradient::exactJvpIdentity_data() {
     QTest::addColumn<ModelSpec>("spec");
+    QTest::addColumn<int>("n");
     using K = MixerSpec::Kind;
     using P = PositionalSpec::Kind;
     QTest::newRow("softmax_like causal, alibi, ffn, wo, residual")
         << modelOf(positional(P::Alibi), {layer(K::SoftmaxLike, MaskSpec::causal(), 2, 1, true),
-                                          layer(K::SoftmaxLike, MaskSpec::all(), 2, 2, false)});
+                                          layer(K::SoftmaxLike, MaskSpec::all(), 2, 2, false)})
+        << 4;
     QTest::newRow("raw window(1)")
-        << modelOf(positional(P::Alibi), {layer(K::Raw, MaskSpec::window(1), 2, 3, true)});
+        << modelOf(positional(P::Alibi), {layer(K::Raw, MaskSpec::window(1), 2, 3, true)}) << 4;
     LayerSpec causalSsm = layer(K::Raw, MaskSpec::all(), 2, 4, true);
     causalSsm.mixer = ssmMixer(Rational(1, 2), false);
     LayerSpec bidiSsm = layer(K::Raw, MaskSpec::all(), 2, 5, false);
     bidiSsm.mixer = ssmMixer(Rational(2, 3), true);
     QTest::newRow("ssm causal then bidirectional")
-        << modelOf(positional(P::Learned), {causalSsm, bidiSsm});
+        << modelOf(positional(P::Learned), {causalSsm, bidiSsm}) << 4;
+    // Over blocks of 32 tokens (core/model/block_support.h): ragged, a window's band.
+    QTest::newRow("raw causal then window(2), 40 tokens")
+        << modelOf(positional(P::Alibi), {layer(K::Raw, MaskSpec::causal(), 2, 6, true),
+                                          layer(K::Raw, MaskSpec::window(2), 2, 7, false)})
+        << 40;
 }
 
 void TestGradient::exactJvpIdentity() {
     QFETCH(ModelSpec, spec);
-    const int n = 4, d = 4;
+    QFETCH(int, n);
+    const int d = 4;
     const Model<Rational> model(spec, d);
     SplitMix64 rng(11);
     const Matrix<Rational> x = draw<Rational>(rng, n, d);

@@ -67,6 +67,11 @@ private slots:
             << M::causalWindow(1) << QStringList{"10000", "11000", "01100", "00110", "00011"};
         QTest::newRow("causal_window(2)")
             << M::causalWindow(2) << QStringList{"10000", "11000", "11100", "01110", "00111"};
+        // Bands wider than the matrix (buildMask fills band masks column by column).
+        QTest::newRow("window(2147483647) is all")
+            << M::window(2147483647) << QStringList{"11111", "11111", "11111", "11111", "11111"};
+        QTest::newRow("causal_window(9) is causal")
+            << M::causalWindow(9) << QStringList{"10000", "11000", "11100", "11110", "11111"};
         QTest::newRow("prefix(2)")
             << M::prefix(2) << QStringList{"11000", "11000", "11100", "11110", "11111"};
         QTest::newRow("prefix(0) is causal")
