@@ -125,8 +125,11 @@ LayerCache<T> recompute(const Model<T>& model, std::size_t index, const Matrix<T
     const auto p = q.cols() / heads, pv = v.cols() / heads;
     const bool ssm = layer.mixer.kind == Kind::Ssm;
     if (!ssm) cache.scale = mixerScale<T>(layer.mixer, static_cast<int>(p));
-    const Matrix<T> ones = Matrix<T>::Ones(n, 1);
-    const Matrix<T> decay = ssm ? ssmWeights(layer.mixer, ones, ones) : Matrix<T>();
+    Matrix<T> decay; // the ssm's, the same for every head
+    if (ssm) {
+        const Matrix<T> ones = Matrix<T>::Ones(n, 1);
+        decay = ssmWeights(layer.mixer, ones, ones);
+    }
     cache.support = BlockSupport::of(ssm ? BoolMatrix(decay.array() != T(0)) : cache.mask);
     for (int head = 0; head < heads; ++head) {
         HeadCache<T> hc;

@@ -35,19 +35,18 @@ std::vector<BlockSupport::Span> spansOf(Eigen::Index lines, Eigen::Index along, 
 } // namespace
 
 BlockSupport BlockSupport::of(const BoolMatrix& entries) {
+    const Eigen::Index rows = entries.rows(), cols = entries.cols();
     BlockSupport s;
-    s.rows_ = entries.rows();
-    s.cols_ = entries.cols();
     s.columnsOfRowBlocks_ =
-        spansOf(s.rows_, s.cols_, [&](Eigen::Index r, Eigen::Index c) { return entries(r, c); });
+        spansOf(rows, cols, [&](Eigen::Index r, Eigen::Index c) { return entries(r, c); });
     s.rowsOfColumnBlocks_ =
-        spansOf(s.cols_, s.rows_, [&](Eigen::Index c, Eigen::Index r) { return entries(r, c); });
+        spansOf(cols, rows, [&](Eigen::Index c, Eigen::Index r) { return entries(r, c); });
     const auto covers = [](const std::vector<Span>& spans, Eigen::Index along) {
         return std::all_of(spans.begin(), spans.end(), [&](const Span& span) {
             return span.first == 0 && span.count == along;
         });
     };
-    s.dense_ = covers(s.columnsOfRowBlocks_, s.cols_) && covers(s.rowsOfColumnBlocks_, s.rows_);
+    s.dense_ = covers(s.columnsOfRowBlocks_, cols) && covers(s.rowsOfColumnBlocks_, rows);
     return s;
 }
 

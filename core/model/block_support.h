@@ -1,8 +1,8 @@
 // Products with an n x m matrix that is zero outside a known set of entries (the weights of a
 // masked head, and the gradients and tangents of its weights and scores in the derivative
-// passes), computed over the blocks that can be non-zero only: half the work under a causal
-// mask, work linear in n under a window. The entries skipped are exact zeros, so the sums keep
-// their terms.
+// passes), computed over the blocks that can be non-zero only: about half the work under a
+// causal mask, work linear in n under a window. The entries skipped are exact zeros, so the sums
+// keep their terms.
 #pragma once
 
 #include "core/base/parallel.h"
@@ -24,15 +24,12 @@ public:
     /// The support of the entries marked true (a mask, or the non-zeros of a matrix).
     static BlockSupport of(const BoolMatrix& entries);
 
-    Eigen::Index rows() const { return rows_; }
-    Eigen::Index cols() const { return cols_; }
     /// Whether every block spans everything: the products are the plain ones.
     bool dense() const { return dense_; }
     const std::vector<Span>& columnsOfRowBlocks() const { return columnsOfRowBlocks_; }
     const std::vector<Span>& rowsOfColumnBlocks() const { return rowsOfColumnBlocks_; }
 
 private:
-    Eigen::Index rows_ = 0, cols_ = 0;
     bool dense_ = true;
     std::vector<Span> columnsOfRowBlocks_, rowsOfColumnBlocks_;
 };
@@ -55,43 +52,45 @@ void forEachBlock(Eigen::Index total, const std::vector<BlockSupport::Span>& spa
         },
         work);
 }
+
+// Σ over the blocks of `spans`: out's rows [first, first + count) = part(first, count, span)·b's
+// rows of the span, where part is the block of the sparse factor (0 where the span is empty).
+template <class T, class B, class Part>
+Matrix<T> blockRowsTimes(Eigen::Index rows, const std::vector<BlockSupport::Span>& spans,
+                         const B& b, Part&& part) {
+    Matrix<T> out(rows, b.cols());
+    forEachBlock(rows, spans, b.cols(),
+                 [&](Eigen::Index first, Eigen::Index count, const BlockSupport::Span& span) {
+                     if (span.count == 0)
+                         out.middleRows(first, count).setZero();
+                     else
+                         out.middleRows(first, count) = times<T>(
+                             part(first, count, span), b.middleRows(span.first, span.count));
+                 });
+    return out;
+}
 } // namespace block_support_detail
 
 /// m·b for m zero outside `support`.
 template <class T, class B>
 Matrix<T> timesSupported(const BlockSupport& support, const Matrix<T>& m, const B& b) {
     if (support.dense()) return times<T>(m, b);
-    Matrix<T> out(m.rows(), b.cols());
-    block_support_detail::forEachBlock(
-        m.rows(), support.columnsOfRowBlocks(), b.cols(),
+    return block_support_detail::blockRowsTimes<T>(
+        m.rows(), support.columnsOfRowBlocks(), b,
         [&](Eigen::Index first, Eigen::Index count, const BlockSupport::Span& span) {
-            if (span.count == 0) {
-                out.middleRows(first, count).setZero();
-                return;
-            }
-            out.middleRows(first, count) = times<T>(m.block(first, span.first, count, span.count),
-                                                    b.middleRows(span.first, span.count));
+            return m.block(first, span.first, count, span.count);
         });
-    return out;
 }
 
 /// mᵀ·b for m zero outside `support`.
 template <class T, class B>
 Matrix<T> transposeTimesSupported(const BlockSupport& support, const Matrix<T>& m, const B& b) {
     if (support.dense()) return times<T>(m.transpose(), b);
-    Matrix<T> out(m.cols(), b.cols());
-    block_support_detail::forEachBlock(
-        m.cols(), support.rowsOfColumnBlocks(), b.cols(),
+    return block_support_detail::blockRowsTimes<T>(
+        m.cols(), support.rowsOfColumnBlocks(), b,
         [&](Eigen::Index first, Eigen::Index count, const BlockSupport::Span& span) {
-            if (span.count == 0) {
-                out.middleRows(first, count).setZero();
-                return;
-            }
-            out.middleRows(first, count) =
-                times<T>(m.block(span.first, first, span.count, count).transpose(),
-                         b.middleRows(span.first, span.count));
+            return m.block(span.first, first, span.count, count).transpose();
         });
-    return out;
 }
 
 /// a·bᵀ where `support` may be non-zero, and 0 on the blocks outside it (what a product lands on

@@ -80,20 +80,40 @@ int segmentOf(const std::vector<int>& sizes, int i) {
     }
     return -1;
 }
+
+// For the masks that allow a band of diagonals, lowest <= s - t <= highest: that band (the
+// difference of two ints never reaches kUnbounded).
+constexpr long long kUnbounded = 1LL << 40;
+std::optional<std::pair<long long, long long>> diagonalBand(const MaskSpec& spec) {
+    using Kind = MaskSpec::Kind;
+    switch (spec.kind) {
+    case Kind::All:
+        return std::pair{-kUnbounded, kUnbounded};
+    case Kind::None:
+        return std::pair{1LL, 0LL};
+    case Kind::Causal:
+        return std::pair{0LL, kUnbounded};
+    case Kind::Window:
+        return std::pair{-(long long)spec.radius, (long long)spec.radius};
+    case Kind::CausalWindow:
+        return std::pair{0LL, (long long)spec.radius};
+    default:
+        return std::nullopt;
+    }
+}
+
 } // namespace
 
 bool MaskSpec::allowed(int s, int t, int n) const {
+    if (const auto band = diagonalBand(*this))
+        return band->first <= (long long)s - t && (long long)s - t <= band->second;
     switch (kind) {
     case Kind::All:
-        return true;
     case Kind::None:
-        return false;
     case Kind::Causal:
-        return t <= s;
     case Kind::Window:
-        return std::abs(s - t) <= radius;
     case Kind::CausalWindow:
-        return t <= s && s - t <= radius;
+        break; // bands of diagonals, answered above
     case Kind::Prefix:
         return t < length || t <= s;
     case Kind::Blocks:
@@ -222,33 +242,10 @@ bool MaskSpec::operator==(const MaskSpec& o) const {
            operands == o.operands;
 }
 
-namespace {
-
-// For the masks that allow a band of diagonals, lowest <= s - t <= highest: that band.
-std::optional<std::pair<long long, long long>> diagonalBand(const MaskSpec& spec, int n) {
-    using Kind = MaskSpec::Kind;
-    switch (spec.kind) {
-    case Kind::All:
-        return std::pair{-(long long)n, (long long)n};
-    case Kind::None:
-        return std::pair{1LL, 0LL};
-    case Kind::Causal:
-        return std::pair{0LL, (long long)n};
-    case Kind::Window:
-        return std::pair{-(long long)spec.radius, (long long)spec.radius};
-    case Kind::CausalWindow:
-        return std::pair{0LL, (long long)spec.radius};
-    default:
-        return std::nullopt;
-    }
-}
-
-} // namespace
-
 BoolMatrix buildMask(const MaskSpec& spec, int n) {
     spec.validate(n);
     BoolMatrix m(n, n);
-    if (const auto band = diagonalBand(spec, n)) { // each column's rows t + lowest .. t + highest
+    if (const auto band = diagonalBand(spec)) { // each column's rows t + lowest .. t + highest
         for (int t = 0; t < n; ++t) {
             const long long first = std::max(0LL, t + band->first),
                             last = std::min((long long)n - 1, t + band->second);
