@@ -159,8 +159,10 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
     std::vector<PackedHead<T>> packed;
     if (count > 0) // else every block is reused
         for (const HeadInputs<T>& h : heads)
-            packed.push_back({PackedKeys<T>(*h.k, grid.colTile, packing),
-                              PackedValues<T>(*h.v, grid.colTile, packing), scale});
+            packed.push_back(
+                {PackedKeys<T>(*h.k, grid.colTile * keyBlocksPerScoreProduct<T>(grid.colTile),
+                               packing),
+                 PackedValues<T>(*h.v, grid.colTile, packing), scale});
     if (packing == Packing::Together) {
         std::vector<const PackedKeys<T>*> keys;
         std::vector<const PackedValues<T>*> values;

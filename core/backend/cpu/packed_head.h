@@ -106,6 +106,8 @@ public:
     }
     int stride() const { return stride_; }
     int depth() const { return depth_; }
+    /// Keys per block (the last block may hold fewer).
+    int blockKeys() const { return keyBlock_; }
 
     /// For packTogether: the parts it packs (one per key block), part p, and K's elements.
     long parts() const { return blocks_; }

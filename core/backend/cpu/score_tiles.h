@@ -27,14 +27,27 @@ using BoolColumn = Eigen::Array<bool, Eigen::Dynamic, 1>;
 /// whose 2^x takes no reduction by ln(2), softmax_column.h). Other mixers' scores are the mixer's.
 enum class ScoreBase { Natural, Two };
 
+/// Key blocks whose scores one product computes together: one block, unless the blocks are
+/// narrower than a register tile's vectors (the tiling check's key blocks of 1, 2, 3 ... keys),
+/// whose product would compute a tile of padding for each key; then enough of them to fill one.
+/// The scores do not depend on it (each is summed over the depth in order); the softmax and the
+/// product with V still take one key block at a time.
+template <class T>
+int keyBlocksPerScoreProduct(int keyBlock) {
+    constexpr int wide = kTileVectors * kLanes<T>;
+    return keyBlock >= wide ? 1 : (wide + keyBlock - 1) / keyBlock;
+}
+
 template <class T>
 class ScoreTiles {
 public:
     static constexpr T minusInf = -std::numeric_limits<T>::infinity();
 
-    /// `keys`: the head's keys packed in the grid's key blocks; `queryScale`: the mixer's scale,
-    /// which the block's queries are packed with (here, on the calling thread: a query block's
-    /// rows, read once), times log2(e) for softmax scores in base 2, as the distance bias is.
+    /// `keys`: the head's keys packed in the grid's key blocks, or in runs of a whole number of
+    /// them (keyBlocksPerScoreProduct), whose scores are then computed together; `queryScale`:
+    /// the mixer's scale, which the block's queries are packed with (here, on the calling
+    /// thread: a query block's rows, read once), times log2(e) for softmax scores in base 2, as
+    /// the distance bias is.
     ScoreTiles(MixerSpec::Kind kind, ScoreBase base, const MaskSpec& mask,
                const BlockClassification& grid, const HeadInputs<T>& head,
                const PackedKeys<T>& keys, T queryScale, int block)
@@ -42,8 +55,10 @@ public:
           unit_(kind == MixerSpec::Kind::Softmax && base == ScoreBase::Two ? std::numbers::log2e
                                                                            : 1.0),
           s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
+          group_(keys.blockKeys() / grid.colTile),
           queries_(head.q->middleRows(s0_, rows_), T(double(queryScale) * unit_)),
-          scratch_(keys.stride(), rows_) {
+          scratch_(group_ == 1 ? keys.stride() : paddedToLanes<T>(grid.colTile), rows_),
+          groupScratch_(group_ == 1 ? 0 : keys.stride(), rows_) {
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
     }
@@ -57,7 +72,7 @@ public:
     /// with softmax, when every key of it is allowed, there is no distance bias (added after the
     /// product) and its keys are whole packets (no padding to keep out of the sums).
     bool exponentiable(int kb) const {
-        return kind_ == MixerSpec::Kind::Softmax && !head_.bias &&
+        return group_ == 1 && kind_ == MixerSpec::Kind::Softmax && !head_.bias &&
                grid_.at(block_, kb) == TileKind::Full && tileKeys(kb) % kLanes<T> == 0;
     }
 
@@ -76,54 +91,20 @@ public:
         kb_ = kb;
         empty_ = kind == TileKind::Empty; // live_ left stale: most tiles of a long window are empty
         if (empty_) return tile;
-        restricted_ = kind == TileKind::Partial && intervals_;
-        // The keys no query of a register group may see are left unwritten by its product and
-        // blocked below, query by query; the bias and softmax_like's step read the whole tile
-        // before that, so for them those keys are defined (as 0) first.
-        const bool readWhole = head_.bias || kind_ == MixerSpec::Kind::SoftmaxLike;
-        for (int i = 0; i < rows_; ++i) {
-            live_[std::size_t(i)] = {0, cols};
-            if (!restricted_) continue;
-            const auto [first, last] = ranges_[std::size_t(i)];
-            const int lo = int(std::clamp<long>(first - t0, 0, cols));
-            live_[std::size_t(i)] = {lo,
-                                     std::max(lo, int(std::clamp<long>(last - t0 + 1, 0, cols)))};
-        }
-        for (int r = 0; r < rows_; r += rowGroup()) {
-            const int count = std::min(rowGroup(), rows_ - r);
-            const auto [lo, hi] = liveKeys(r, count);
-            const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
-            const bool computed = lo < hi && from < to;
-            if (computed)
-                blockProduct(count, keys_.depth(), queries_.row(r), queries_.stride(),
-                             keys_.block(kb), 0, from / kLanes<T>, to / kLanes<T>, column(r) + from,
-                             keys_.stride(), finish.from(r));
-            if (!restricted_ || !readWhole) continue;
-            for (int i = r; i < r + count; ++i) {
-                T* const scores = column(i);
-                std::fill(scores, scores + (computed ? from : cols), T(0));
-                if (computed && to < cols) std::fill(scores + to, scores + cols, T(0));
-            }
-        }
-        if (head_.bias) addBias(tile, *head_.bias, t0);
-        if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
-        if (kind == TileKind::Full) {
-            seen.setConstant(true);
+        if (group_ == 1) {
+            fillScores(kind, t0, cols, keys_.block(kb), scratch_, seen, finish);
             return tile;
         }
-        const T blocked = kind_ == MixerSpec::Kind::Softmax ? minusInf : T(0);
-        if (!intervals_) {
-            const BoolMatrix allowed = tileMask(mask_, grid_.n, s0_, rows_, t0, cols).transpose();
-            seen = seen || allowed.colwise().any().transpose();
-            tile = allowed.select(tile.array(), blocked);
-            return tile;
+        // The tile is a part of its run's scores, computed once for the run.
+        const int run = kb / group_, runStart = run * keys_.blockKeys();
+        if (run != filledRun_) {
+            const int runKeys = std::min(keys_.blockKeys(), grid_.n - runStart);
+            fillScores(runKind(run), runStart, runKeys, keys_.block(run), groupScratch_, seen,
+                       finish);
+            filledRun_ = run;
         }
-        for (int i = 0; i < rows_; ++i) {
-            const auto [lo, hi] = live_[std::size_t(i)];
-            tile.col(i).head(lo).setConstant(blocked);
-            tile.col(i).tail(cols - hi).setConstant(blocked);
-            seen(i) = seen(i) || lo < hi;
-        }
+        tile = groupScratch_.middleRows(t0 - runStart, cols);
+        setLiveKeys(kind, t0, cols);
         return tile;
     }
 
@@ -162,6 +143,80 @@ public:
     T* column(int i) { return scratch_.data() + Eigen::Index(i) * scratch_.rows(); }
 
 private:
+    // The scores of keys t0 .. t0 + cols - 1, whose tile is of `kind` (not empty), as fill
+    // describes them, in the first cols rows of `into`, from `keys` (their packed block).
+    template <class Finish>
+    void fillScores(TileKind kind, int t0, int cols, const Panel<T>& keys, Matrix<T>& into,
+                    BoolColumn& seen, const Finish& finish) {
+        auto tile = into.topRows(cols);
+        setLiveKeys(kind, t0, cols);
+        // The keys no query of a register group may see are left unwritten by its product and
+        // blocked below, query by query; the bias and softmax_like's step read the whole tile
+        // before that, so for them those keys are defined (as 0) first.
+        const bool readWhole = head_.bias || kind_ == MixerSpec::Kind::SoftmaxLike;
+        const long stride = into.rows();
+        for (int r = 0; r < rows_; r += rowGroup()) {
+            const int count = std::min(rowGroup(), rows_ - r);
+            const auto [lo, hi] = liveKeys(r, count);
+            const int from = lo / kLanes<T> * kLanes<T>, to = paddedToLanes<T>(hi);
+            const bool computed = lo < hi && from < to;
+            T* const scores0 = into.data() + r * stride;
+            if (computed)
+                blockProduct(count, keys_.depth(), queries_.row(r), queries_.stride(), keys, 0,
+                             from / kLanes<T>, to / kLanes<T>, scores0 + from, stride,
+                             finish.from(r));
+            if (!restricted_ || !readWhole) continue;
+            for (int i = r; i < r + count; ++i) {
+                T* const scores = into.data() + i * stride;
+                std::fill(scores, scores + (computed ? from : cols), T(0));
+                if (computed && to < cols) std::fill(scores + to, scores + cols, T(0));
+            }
+        }
+        if (head_.bias) addBias(tile, *head_.bias, t0);
+        if (kind_ == MixerSpec::Kind::SoftmaxLike) tile.array() = T(1) + tile.array().max(T(0));
+        if (kind == TileKind::Full) {
+            seen.setConstant(true);
+            return;
+        }
+        const T blocked = kind_ == MixerSpec::Kind::Softmax ? minusInf : T(0);
+        if (!intervals_) {
+            const BoolMatrix allowed = tileMask(mask_, grid_.n, s0_, rows_, t0, cols).transpose();
+            seen = seen || allowed.colwise().any().transpose();
+            tile = allowed.select(tile.array(), blocked);
+            return;
+        }
+        for (int i = 0; i < rows_; ++i) {
+            const auto [lo, hi] = live_[std::size_t(i)];
+            tile.col(i).head(lo).setConstant(blocked);
+            tile.col(i).tail(cols - hi).setConstant(blocked);
+            seen(i) = seen(i) || lo < hi;
+        }
+    }
+
+    // Sets liveKeys and rowGroup for the tile of keys t0 .. t0 + cols - 1, of `kind`.
+    void setLiveKeys(TileKind kind, int t0, int cols) {
+        restricted_ = kind == TileKind::Partial && intervals_;
+        for (int i = 0; i < rows_; ++i) {
+            live_[std::size_t(i)] = {0, cols};
+            if (!restricted_) continue;
+            const auto [first, last] = ranges_[std::size_t(i)];
+            const int lo = int(std::clamp<long>(first - t0, 0, cols));
+            live_[std::size_t(i)] = {lo,
+                                     std::max(lo, int(std::clamp<long>(last - t0 + 1, 0, cols)))};
+        }
+    }
+
+    // The kind of the tile of a run of key blocks: full or empty where all its blocks are.
+    TileKind runKind(int run) const {
+        const int first = run * group_, last = std::min(grid_.tileCols, first + group_);
+        bool full = true, empty = true;
+        for (int kb = first; kb < last; ++kb) {
+            full = full && grid_.at(block_, kb) == TileKind::Full;
+            empty = empty && grid_.at(block_, kb) == TileKind::Empty;
+        }
+        return full ? TileKind::Full : empty ? TileKind::Empty : TileKind::Partial;
+    }
+
     // Keys in key block kb.
     int tileKeys(int kb) const { return std::min(grid_.colTile, grid_.n - kb * grid_.colTile); }
 
@@ -189,9 +244,12 @@ private:
     int block_;
     double unit_; // what the scores are held times: log2(e) for base 2, else 1
     int s0_, rows_;
-    int kb_ = 0;            // the key block of the last tile filled
-    PackedRows<T> queries_; // the block's queries, scaled
-    Matrix<T> scratch_;     // padded keys x queries; fill writes every key of a non-empty tile
+    int group_;              // key blocks per score product (keyBlocksPerScoreProduct)
+    int filledRun_ = -1;     // the run of group_ key blocks whose scores groupScratch_ holds
+    int kb_ = 0;             // the key block of the last tile filled
+    PackedRows<T> queries_;  // the block's queries, scaled
+    Matrix<T> scratch_;      // padded keys x queries; fill writes every key of a non-empty tile
+    Matrix<T> groupScratch_; // a run's scores, where group_ > 1
     std::vector<std::pair<long, long>> ranges_; // each query's allowed keys, for interval masks
     bool intervals_ = false;
     std::vector<std::pair<int, int>> live_; // liveKeys of each query in the last tile
