@@ -27,10 +27,6 @@ namespace attnlab::ui {
 
 namespace {
 
-// The mode (exact or float) is in the tolerance's tooltip and the details: four columns fit the
-// panel beside the views at 1280 px.
-enum Col { Name, VerdictCol, Deviation, Tolerance, ColumnCount };
-
 /// Exact values as given ("5/9"), float values to 4 significant digits.
 QString valueText(const attnlab::ReportNumber& v) {
     if (v.isFloat()) return QString::number(v.toDouble(), 'g', 4);
@@ -199,7 +195,7 @@ void PropertyPanel::setReport(int index, const PropertyReport& r) {
     item->setToolTip(Name, QString::fromStdString(r.explanation));
     item->setToolTip(VerdictCol, QString::fromStdString(r.explanation));
     advanceProgress();
-    fitColumns(Fit::Widen);
+    fitColumns(Fit::Widen, index);
     if (item->isSelected()) showSelected();
 }
 
@@ -210,7 +206,7 @@ void PropertyPanel::setFailed(int index, const QString& message) {
     item->setToolTip(VerdictCol, message);
     item->setForeground(VerdictCol, verdictColour(Verdict::Fails));
     advanceProgress();
-    fitColumns(Fit::Widen);
+    fitColumns(Fit::Widen, index);
     status_->setText(item->text(Name) + ": " + message);
 }
 
@@ -255,22 +251,27 @@ void PropertyPanel::setPresentation(bool on) {
     fitColumns();
 }
 
-void PropertyPanel::fitColumns(Fit how) {
+void PropertyPanel::fitColumns(Fit how, int changedRow) {
     // The value columns fit their cells' texts (a few rows: cheaper than resizeColumnToContents),
     // and their headers too when the name still fits beside them; else the headers elide. The
-    // name column stretches over the rest. A cell draws its text between margins of the focus
-    // frame's plus one; 4 more never elide by rounding.
-    const QFontMetrics metrics(tree_->font());
-    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 4;
+    // name column stretches over the rest.
+    const int rows = tree_->topLevelItemCount();
+    if (changedRow >= 0 && int(textWidths_.size()) == rows) {
+        measureRow(changedRow);
+    } else {
+        textWidths_.resize(std::size_t(rows));
+        for (int row = 0; row < rows; ++row)
+            measureRow(row);
+        for (int c = Name; c < ColumnCount; ++c)
+            headerWidths_[c] = tree_->header()->sectionSizeHint(c);
+    }
     std::array<int, ColumnCount> texts{}, withHeader{}; // widest cell; and its header's hint
     int total = 0;
     for (int c = Name; c < ColumnCount; ++c) {
         texts[c] = tree_->header()->minimumSectionSize();
-        for (int row = 0; row < tree_->topLevelItemCount(); ++row)
-            texts[c] = std::max(
-                texts[c], metrics.horizontalAdvance(tree_->topLevelItem(row)->text(c)) + margins);
-        withHeader[c] =
-            c == Name ? texts[c] : std::max(texts[c], tree_->header()->sectionSizeHint(c));
+        for (const auto& widths : textWidths_)
+            texts[c] = std::max(texts[c], widths[c]);
+        withHeader[c] = c == Name ? texts[c] : std::max(texts[c], headerWidths_[c]);
         total += withHeader[c];
     }
     const bool headers = total <= tree_->viewport()->width();
@@ -279,6 +280,16 @@ void PropertyPanel::fitColumns(Fit how) {
         if (how == Fit::Widen) width = std::max(width, tree_->columnWidth(c));
         if (width != tree_->columnWidth(c)) tree_->setColumnWidth(c, width);
     }
+}
+
+void PropertyPanel::measureRow(int row) {
+    // A cell draws its text between margins of the focus frame's plus one; 4 more never elide
+    // by rounding.
+    const QFontMetrics metrics(tree_->font());
+    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 4;
+    const QTreeWidgetItem* item = tree_->topLevelItem(row);
+    for (int c = Name; c < ColumnCount; ++c)
+        textWidths_[std::size_t(row)][c] = metrics.horizontalAdvance(item->text(c)) + margins;
 }
 
 void PropertyPanel::resizeEvent(QResizeEvent* event) {
