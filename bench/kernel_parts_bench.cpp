@@ -1,7 +1,7 @@
 // The fused CPU kernel's parts alone, on one thread, in float, on the vectors of the instruction
 // set this executable is compiled for (one executable per variant of the kernels): how close to
 // the one-core FMA peak each part runs when nothing else costs anything, and so how far the whole
-// kernel could go on this machine with its design (README, Performance). Never part of the tests.
+// kernel could go on this machine with its design (docs/performance.md). Never part of the tests.
 //
 // The parts, with the kernel's own code (block_product.h, softmax_column.h) on d = 64 and blocks
 // of 128 queries x 128 keys:

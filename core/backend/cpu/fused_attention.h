@@ -14,7 +14,7 @@
 namespace attnlab::kernels {
 
 /// Tile sizes of the kernel. 128 x 128 was the fastest measured with p = 64 on the development
-/// machine (README, Performance), dense and windowed; any positive values give the same result
+/// machine (docs/performance.md), dense and windowed; any positive values give the same result
 /// up to rounding.
 struct KernelTiles {
     int queryBlock = 128;
