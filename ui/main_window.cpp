@@ -68,17 +68,25 @@ QWidget* scrolled(QWidget* w) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), document_(new ScenarioDocument(this)),
-      compute_(new ComputeService(this)), tokens_(new TokensEditor(document_)),
-      model_(new ModelEditor(document_)), transform_(new TransformEditor(document_)),
-      views_(new ViewsPanel), properties_(new PropertyPanel), notes_(new QTextBrowser),
-      inputs_(new QTabWidget), splitter_(new QSplitter(Qt::Horizontal)),
+      compute_(new ComputeService(this)),
+      comparison_(new ComparisonChoice(document_, compute_, this)), views_(new ViewsPanel),
+      properties_(new PropertyPanel), notes_(new QTextBrowser), inputs_(new QTabWidget),
+      splitter_(new QSplitter(Qt::Horizontal)),
       autosave_(new Autosave(document_, Autosave::defaultDirectory(),
                              qEnvironmentVariableIsSet("ATTNLAB_AUTOSAVE_MS")
                                  ? qEnvironmentVariableIntValue("ATTNLAB_AUTOSAVE_MS")
                                  : 10000,
                              this)),
       import_(new ModelImport(this)) {
-    comparison_ = new ComparisonChoice(document_, compute_, this); // before `changed` requests
+    // An edit's first reactions (a signal's slots run in the order they were connected): the
+    // comparison to draw follows it, then the worker is asked for its views and verdicts, and
+    // only then do the editors, made here, refresh (a millisecond or more per edit, which the
+    // worker now spends computing).
+    connect(document_, &ScenarioDocument::changed, this,
+            [this] { compute_->request(document_->sharedState()); });
+    tokens_ = new TokensEditor(document_);
+    model_ = new ModelEditor(document_);
+    transform_ = new TransformEditor(document_);
     QTabWidget* inputs = inputs_;
     inputs->setObjectName("inputs");
     // Each editor scrolls when the panel is narrower than it (a 1280 px screen); the tokens'
@@ -131,7 +139,6 @@ MainWindow::MainWindow(QWidget* parent)
         updateTitle();
         if (auto warning = attnlab::exactCostWarning(document_->scenario()))
             statusBar()->showMessage(QString::fromStdString(*warning), 10000);
-        compute_->request(document_->sharedState());
     });
     connect(document_, &ScenarioDocument::refused, this, &MainWindow::showError);
     connect(document_, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);

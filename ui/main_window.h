@@ -118,9 +118,11 @@ private:
 
     ScenarioDocument* document_;
     ComputeService* compute_;
-    TokensEditor* tokens_;
-    ModelEditor* model_;
-    TransformEditor* transform_;
+    ComparisonChoice* comparison_;
+    // Made after the connection that requests the computation of each edit (the constructor).
+    TokensEditor* tokens_ = nullptr;
+    ModelEditor* model_ = nullptr;
+    TransformEditor* transform_ = nullptr;
     ViewsPanel* views_;
     PropertyPanel* properties_;
     QTextBrowser* notes_;
@@ -135,7 +137,6 @@ private:
     HelpWindow* help_ = nullptr; // made when first asked for
     Autosave* autosave_;
     ModelImport* import_;
-    ComparisonChoice* comparison_;
 };
 
 } // namespace attnlab::ui
