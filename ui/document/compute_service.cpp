@@ -1,6 +1,7 @@
 // The worker behind the explorer's views and verdicts.
 #include "ui/document/compute_service.h"
 
+#include "core/backend/registry.h"
 #include "core/base/error.h"
 #include "core/checks/check_registry.h"
 #include "core/checks/model_cache.h"
@@ -8,6 +9,9 @@
 
 #include <QMetaObject>
 #include <QThread>
+
+#include <atomic>
+#include <thread>
 
 namespace attnlab::ui {
 
@@ -153,7 +157,7 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
     const auto stop = [&] { return cancelled->load() || generation != generation_; };
     // One model for all of them: reading a checkpoint's weights once, not once per check.
     const auto models = std::make_shared<ModelCache>(state.scenario);
-    bool wasCancelled = false;
+    std::atomic<bool> wasCancelled = false;
     const auto runCheck = [&](std::size_t i) {
         post(generation, [this, i] { emit checkRunning(int(i)); });
         try {
@@ -168,10 +172,10 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
             const QString message = QString::fromStdString(e.what());
             post(generation, [this, i, message] { emit checkFailed(int(i), message); });
         }
-        wasCancelled = wasCancelled || stop();
+        if (stop()) wasCancelled = true;
     };
     const auto finished = [&] {
-        post(generation, [this, wasCancelled] {
+        post(generation, [this, wasCancelled = wasCancelled.load()] {
             busy_ = false;
             emit checksFinished(wasCancelled);
             emit idle();
@@ -212,8 +216,22 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
         (i < automatic ? names : deferred) << QString::fromStdString(checks[i].name);
     names << deferred;
     post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
-    for (std::size_t i = 0; i < automatic && !wasCancelled; ++i)
-        runCheck(i);
+    // Two checks at a time where they compute on the CPU, each still spreading its forwards over
+    // the threads: the parts of one that run on one thread (its reference forward, its report,
+    // a sweep's last forwards) leave a core idle, which the other's work then fills. A device is
+    // driven from one thread: there the checks go one by one. The reports do not depend on it.
+    std::atomic<std::size_t> next = 0; // the first check not yet taken
+    const auto runChecksInTurn = [&] {
+        for (std::size_t i = next++; i < automatic && !wasCancelled; i = next++)
+            runCheck(i);
+    };
+    if (automatic > 1 && !computesOnDevice(state.scenario.backend, state.scenario.precision)) {
+        std::thread beside(runChecksInTurn);
+        runChecksInTurn();
+        beside.join();
+    } else {
+        runChecksInTurn();
+    }
     finished();
 }
 
