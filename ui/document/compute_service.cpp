@@ -11,6 +11,8 @@
 #include <QThread>
 
 #include <atomic>
+#include <optional>
+#include <system_error>
 #include <thread>
 
 namespace attnlab::ui {
@@ -171,6 +173,8 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
         } catch (const std::exception& e) {
             const QString message = QString::fromStdString(e.what());
             post(generation, [this, i, message] { emit checkFailed(int(i), message); });
+        } catch (...) { // nothing may leave the thread that runs it
+            post(generation, [this, i] { emit checkFailed(int(i), "an unknown error"); });
         }
         if (stop()) wasCancelled = true;
     };
@@ -217,19 +221,23 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
     names << deferred;
     post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
     // Two checks at a time where they compute on the CPU, each still spreading its forwards over
-    // the threads: the parts of one that run on one thread (its reference forward, its report,
-    // a sweep's last forwards) leave a core idle, which the other's work then fills. A device is
-    // driven from one thread: there the checks go one by one. The reports do not depend on it.
+    // the threads (two teams then share the cores: measured faster than one check at a time):
+    // the parts of one that run on one thread (its reference forward, its report, a sweep's
+    // last forwards) leave a core idle, which the other's work then fills. A device is driven
+    // from one thread: there the checks go one by one. The reports do not depend on it, only the
+    // order in which they arrive.
     std::atomic<std::size_t> next = 0; // the first check not yet taken
     const auto runChecksInTurn = [&] {
         for (std::size_t i = next++; i < automatic && !wasCancelled; i = next++)
             runCheck(i);
     };
-    if (automatic > 1 && !computesOnDevice(state.scenario.backend, state.scenario.precision)) {
-        std::thread beside(runChecksInTurn);
-        runChecksInTurn();
-        beside.join();
-    } else {
+    {
+        std::optional<std::jthread> beside; // joined before the locals it uses are gone
+        if (automatic > 1 && !computesOnDevice(state.scenario.backend, state.scenario.precision))
+            try {
+                beside.emplace(runChecksInTurn);
+            } catch (const std::system_error&) { // no thread to be had: one by one
+            }
         runChecksInTurn();
     }
     finished();

@@ -125,12 +125,13 @@ void prefetchRows(const Matrix<T>& m, int r0, int rows) {
         const T* const column = m.data() + c * m.outerStride() + r0;
         for (int r = 0; r < rows; r += perLine)
             __builtin_prefetch(column + r, 0, 2);
+        __builtin_prefetch(column + rows - 1, 0, 2); // the last line, where r0 is not on one
     }
 }
 
 // Prefetches what query block `next` will pack that block `current` did not: its queries, and,
 // where key blocks are packed on use, the keys and values of the key blocks it reads and
-// `current` does not.
+// `current` does not (of a run of key blocks packed together, only those).
 template <class T>
 void prefetchNextBlock(const Job& job, const HeadInputs<T>& head, int current, int next,
                        bool packedOnUse) {

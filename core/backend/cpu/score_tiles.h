@@ -11,6 +11,7 @@
 #include "core/spec/block_classification.h"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 #include <numbers>
 #include <utility>
@@ -59,6 +60,7 @@ public:
           queries_(head.q->middleRows(s0_, rows_), T(double(queryScale) * unit_)),
           scratch_(group_ == 1 ? keys.stride() : paddedToLanes<T>(grid.colTile), rows_),
           groupScratch_(group_ == 1 ? 0 : keys.stride(), rows_) {
+        assert(keys.blockKeys() == group_ * grid.colTile);
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
     }
@@ -70,7 +72,8 @@ public:
 
     /// Whether key block kb's tile may be filled with the finish ExpOfScores (softmax_column.h):
     /// with softmax, when every key of it is allowed, there is no distance bias (added after the
-    /// product) and its keys are whole packets (no padding to keep out of the sums).
+    /// product), its keys are whole packets (no padding to keep out of the sums) and its scores
+    /// are computed alone (not in a run of key blocks).
     bool exponentiable(int kb) const {
         return group_ == 1 && kind_ == MixerSpec::Kind::Softmax && !head_.bias &&
                grid_.at(block_, kb) == TileKind::Full && tileKeys(kb) % kLanes<T> == 0;
