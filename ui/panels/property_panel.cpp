@@ -254,14 +254,17 @@ void PropertyPanel::setPresentation(bool on) {
 void PropertyPanel::fitColumns(Fit how, int changedRow) {
     // The value columns fit their cells' texts (a few rows: cheaper than resizeColumnToContents),
     // and their headers too when the name still fits beside them; else the headers elide. The
-    // name column stretches over the rest.
+    // name column stretches over the rest. A cell draws its text between margins of the focus
+    // frame's plus one; 4 more never elide by rounding.
+    const QFontMetrics metrics(tree_->font());
+    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 4;
     const int rows = tree_->topLevelItemCount();
     if (changedRow >= 0 && int(textWidths_.size()) == rows) {
-        measureRow(changedRow);
+        measureRow(changedRow, metrics, margins);
     } else {
         textWidths_.resize(std::size_t(rows));
         for (int row = 0; row < rows; ++row)
-            measureRow(row);
+            measureRow(row, metrics, margins);
         for (int c = Name; c < ColumnCount; ++c)
             headerWidths_[c] = tree_->header()->sectionSizeHint(c);
     }
@@ -282,11 +285,7 @@ void PropertyPanel::fitColumns(Fit how, int changedRow) {
     }
 }
 
-void PropertyPanel::measureRow(int row) {
-    // A cell draws its text between margins of the focus frame's plus one; 4 more never elide
-    // by rounding.
-    const QFontMetrics metrics(tree_->font());
-    const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 4;
+void PropertyPanel::measureRow(int row, const QFontMetrics& metrics, int margins) {
     const QTreeWidgetItem* item = tree_->topLevelItem(row);
     for (int c = Name; c < ColumnCount; ++c)
         textWidths_[std::size_t(row)][c] = metrics.horizontalAdvance(item->text(c)) + margins;

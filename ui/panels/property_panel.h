@@ -7,6 +7,7 @@
 
 #include "core/checks/property_report.h"
 
+#include <QFontMetrics>
 #include <QWidget>
 
 #include <array>
@@ -90,8 +91,8 @@ private:
     /// measuring each text shapes it, a tenth of the GUI thread's time per edit when every row
     /// was measured on each verdict.
     void fitColumns(Fit how = Fit::Exact, int changedRow = -1);
-    /// The widths row `row`'s texts need, into textWidths_.
-    void measureRow(int row);
+    /// The widths row `row`'s texts need in `metrics`, each with `margins`, into textWidths_.
+    void measureRow(int row, const QFontMetrics& metrics, int margins);
 
     QTreeWidget* tree_;
     CheckParametersForm* parameters_;
