@@ -1,9 +1,12 @@
 // How the fused CPU kernel packs and writes its data, against the reference and against itself
 // bit for bit: key and value blocks packed on their first use (banded masks), heads wider than a
-// vector (the transposed copies' tails), and long outputs written past the caches. ctest runs it
-// on every variant of the CPU kernels this CPU has (ATTNLAB_CPU_PATH, kernel_dispatch.h).
+// vector (the transposed copies' tails), long outputs written past the caches, and the scores of
+// narrow key blocks computed in runs. ctest runs it on every variant of the CPU kernels this CPU
+// has (ATTNLAB_CPU_PATH, kernel_dispatch.h); the score tiles' test runs this file's own build of
+// them (the compiler's default target).
 #include "core/backend/cpu/fused_attention.h"
 #include "core/backend/cpu/packed_head.h"
+#include "core/backend/cpu/score_tiles.h"
 #include "core/spec/block_classification.h"
 #include "kernel_test_data.h"
 #include "test_support.h"
@@ -49,6 +52,69 @@ QString outputsPastTheCachesMismatch() {
                         .arg(QString::fromStdString(mask.describe()))
                         .arg(tiles.queryBlock);
         }
+    return {};
+}
+
+// Key blocks narrower than a register tile's vectors take their scores from a product over a run
+// of several blocks (keyBlocksPerScoreProduct): each block's tile must hold the bits of the same
+// keys in one tile of every key (each score is summed over the depth in order, whatever its
+// place in the product), blocked entries blocked alike and the same queries seen, for key blocks
+// that divide n and that do not, masks of intervals and of cells with full, partial and empty
+// tiles, each mixer, with and without a distance bias. The first mismatch, or an empty string.
+template <class T>
+QString scoreRunsMismatch() {
+    const int n = 75, queryBlock = 16;
+    const Matrix<T> q = data<T>(n, 24, 5), k = data<T>(n, 24, 6);
+    const PackedKeys<T> everyKey(k, n);
+    for (const auto& [name, mask] : maskCatalogue(n))
+        for (const MixerSpec::Kind mixer :
+             {MixerSpec::Kind::Softmax, MixerSpec::Kind::SoftmaxLike, MixerSpec::Kind::Raw})
+            for (const std::optional<DistanceBias> bias :
+                 {std::optional<DistanceBias>{}, std::optional{DistanceBias{0.25, false}}}) {
+                const HeadInputs<T> head{&q, &k, &k, bias};
+                const T blocked =
+                    mixer == MixerSpec::Kind::Softmax ? -std::numeric_limits<T>::infinity() : T(0);
+                const BlockClassification whole = classifyBlocks(mask, n, queryBlock, n);
+                for (int keyBlock : {1, 2, 3, 5, 7}) {
+                    const int group = keyBlocksPerScoreProduct<T>(keyBlock);
+                    if (group == 1) continue;
+                    const BlockClassification grid = classifyBlocks(mask, n, queryBlock, keyBlock);
+                    const PackedKeys<T> inRuns(k, keyBlock * group);
+                    for (int block = 0; block < grid.tileRows; ++block) {
+                        const QString what = QString("%1, mixer %2%3, key blocks of %4, query "
+                                                     "block %5")
+                                                 .arg(name)
+                                                 .arg(int(mixer))
+                                                 .arg(bias ? ", biased" : "")
+                                                 .arg(keyBlock)
+                                                 .arg(block);
+                        ScoreTiles<T> one(mixer, ScoreBase::Two, mask, whole, head, everyKey,
+                                          T(0.5), block),
+                            runs(mixer, ScoreBase::Two, mask, grid, head, inRuns, T(0.5), block);
+                        BoolColumn seenOne = BoolColumn::Constant(one.rows(), false),
+                                   seenRuns = BoolColumn::Constant(runs.rows(), false);
+                        // Every key's score or blocked entry, one column per query.
+                        Matrix<T> expected = Matrix<T>::Constant(n, one.rows(), blocked);
+                        if (one.fill(0, seenOne).rows() > 0)
+                            for (int i = 0; i < one.rows(); ++i)
+                                expected.col(i) = Eigen::Map<const Vector<T>>(one.column(i), n);
+                        for (int kb = 0; kb < grid.tileCols; ++kb) {
+                            const int t0 = kb * keyBlock, cols = std::min(keyBlock, n - t0);
+                            const auto tile = runs.fill(kb, seenRuns);
+                            for (int i = 0; i < runs.rows(); ++i) {
+                                const Vector<T> got =
+                                    tile.rows() == 0 ? Vector<T>(Vector<T>::Constant(cols, blocked))
+                                                     : Vector<T>(Eigen::Map<const Vector<T>>(
+                                                           runs.column(i), cols));
+                                if (!sameBits(got, expected.col(i).segment(t0, cols)))
+                                    return what +
+                                           QString(", key block %1, query %2").arg(kb).arg(i);
+                            }
+                        }
+                        if ((seenOne != seenRuns).any()) return what + ": the queries seen";
+                    }
+                }
+            }
     return {};
 }
 
@@ -125,6 +191,13 @@ private slots:
                                             nullptr, 41, 37) < 1e-12,
                          name);
             }
+    }
+
+    void scoreRunsAreEachBlocksOwnScores() {
+        QString mismatch = scoreRunsMismatch<float>();
+        QVERIFY2(mismatch.isEmpty(), qPrintable("float: " + mismatch));
+        mismatch = scoreRunsMismatch<double>();
+        QVERIFY2(mismatch.isEmpty(), qPrintable("double: " + mismatch));
     }
 
     void outputsPastTheCachesAreTheCachedOutputs() {
