@@ -13,6 +13,10 @@
 
 #include <QtTest>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 using namespace attnlab;
 using namespace attnlab::kernels;
 using namespace attnlab::test;
@@ -130,6 +134,51 @@ QString scoreRunsMismatch(int& cases) {
     return {};
 }
 
+#ifdef _OPENMP
+// Thirty-two heads of 250 tokens, computed on one thread and on two, where the last head's last
+// query blocks are split into parts of their rows (block_schedule.h; the last block is shorter,
+// and one of its parts lies past n): the same bits and the same all-masked rows, for every mask
+// kind, softmax and raw, with and without a distance bias, query blocks of 128 and 64. The first
+// mismatch, or an empty string.
+template <class T>
+QString splitBlocksMismatch() {
+    const int n = 250, heads = 32;
+    std::vector<Matrix<T>> q, k, v;
+    for (int h = 0; h < heads; ++h) {
+        q.push_back(data<T>(n, 16, 40 + 3 * h));
+        k.push_back(data<T>(n, 16, 41 + 3 * h));
+        v.push_back(data<T>(n, 8, 42 + 3 * h));
+    }
+    for (const auto& [name, mask] : maskCatalogue(n))
+        for (const MixerSpec::Kind kind : {MixerSpec::Kind::Softmax, MixerSpec::Kind::Raw})
+            for (const bool biased : {false, true})
+                for (KernelTiles tiles : {KernelTiles{}, KernelTiles{64, 16}}) {
+                    std::vector<HeadInputs<T>> all;
+                    for (int h = 0; h < heads; ++h)
+                        all.push_back(
+                            {&q[h], &k[h], &v[h],
+                             biased ? std::optional{DistanceBias{0.1 * h, false}} : std::nullopt});
+                    MixerSpec mixer;
+                    mixer.kind = kind;
+                    omp_set_num_threads(1);
+                    const FusedResult<T> serial = fusedAttention<T>(mixer, mask, all, tiles);
+                    omp_set_num_threads(2);
+                    const FusedResult<T> split = fusedAttention<T>(mixer, mask, all, tiles);
+                    const QString what = QString("%1, mixer %2%3, query blocks of %4")
+                                             .arg(name)
+                                             .arg(int(kind))
+                                             .arg(biased ? ", biased" : "")
+                                             .arg(tiles.queryBlock);
+                    if (split.allMaskedRows != serial.allMaskedRows)
+                        return what + ": the all-masked rows";
+                    for (int h = 0; h < heads; ++h)
+                        if (!sameBits(split.outputs[h], serial.outputs[h]))
+                            return what + QString(", head %1").arg(h);
+                }
+    return {};
+}
+#endif
+
 } // namespace
 
 class TestKernelLayouts : public QObject {
@@ -212,6 +261,22 @@ private slots:
         mismatch = scoreRunsMismatch<double>(cases);
         QVERIFY2(mismatch.isEmpty(), qPrintable("double: " + mismatch));
         QVERIFY2(cases > 0, "no key block was narrow enough to be run with others");
+    }
+
+    void splitBlocksAreTheBlocksOnOneThread() {
+#ifndef _OPENMP
+        QSKIP("built without OpenMP: one thread only, no block is split");
+#else
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(2);
+        const int available = availableThreads();
+        omp_set_num_threads(threads);
+        if (available < 2) QSKIP("one processor only: no block is split");
+        QString mismatch = splitBlocksMismatch<float>();
+        if (mismatch.isEmpty()) mismatch = splitBlocksMismatch<double>();
+        omp_set_num_threads(threads);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+#endif
     }
 
     void outputsPastTheCachesAreTheCachedOutputs() {

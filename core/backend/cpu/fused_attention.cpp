@@ -1,7 +1,8 @@
 // The fused kernel: tasks of one head's query blocks (one each, or a run of consecutive ones where
-// key blocks are packed on use), each block streaming over the key blocks its mask row of tiles
-// allows, with running accumulators in the tile's own scalar type. A source of every variant of
-// the CPU kernels (kernel_variant.h).
+// key blocks are packed on use, or part of one's rows: block_schedule.h), each block streaming
+// over the key blocks its mask row of tiles allows, with running accumulators in the tile's own
+// scalar type. A source of every variant of the CPU kernels (kernel_variant.h).
+#include "core/backend/cpu/block_schedule.h"
 #include "core/backend/cpu/kernel_variant.h"
 #include "core/backend/cpu/score_tiles.h"
 #include "core/backend/cpu/softmax_column.h"
@@ -38,13 +39,15 @@ struct PackedHead {
     T queryScale;
 };
 
-// The rows of one query block of one head's output; marks the rows that saw an allowed key.
+// Rows rowBegin .. rowEnd - 1 (from its first) of one query block of one head's output; marks
+// the rows that saw an allowed key.
 template <class T>
 void attendQueryBlock(const Job& job, const HeadInputs<T>& head, const PackedHead<T>& packed,
-                      int block, Matrix<T>& out, BoolColumn* seenRows) {
+                      int block, int rowBegin, int rowEnd, Matrix<T>& out, BoolColumn* seenRows) {
     constexpr T minusInf = ScoreTiles<T>::minusInf;
+    if (block * job.grid.rowTile + rowBegin >= job.grid.n) return; // a part past the last row
     ScoreTiles<T> scores(job.kind, ScoreBase::Two, job.mask, job.grid, head, packed.keys,
-                         packed.queryScale, block);
+                         packed.queryScale, block, rowBegin, rowEnd);
     const int rows = scores.rows();
     const PackedValues<T>& values = packed.values;
     Matrix<T> acc = Matrix<T>::Zero(values.stride(), rows); // Σ w·V[t], one column per query
@@ -204,26 +207,26 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         }
         packTogether(keys, values);
     }
-    const long run =
-        packing == Packing::OnUse ? std::max(1L, count / (4L * availableThreads())) : 1;
-    const long runs = (count + run - 1) / run;
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
     const double work = double(heads.size()) * double(grid.boundedEntries()) *
                         double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /
                         double(std::max(1L, blocks));
+    const int threads = loopThreads(work);
+    const long run = packing == Packing::OnUse ? std::max(1L, count / (4L * threads)) : 1;
+    const std::vector<BlockTask> tasks =
+        scheduleBlocks(int(heads.size()), count, run, threads, grid.rowTile);
     parallelFor(
-        long(heads.size()) * runs,
-        [&](long task) {
-            const auto head = std::size_t(task / runs);
-            const long first = task % runs * run;
-            const long last = std::min(count, first + run);
-            for (long i = first; i < last; ++i) {
+        long(tasks.size()),
+        [&](long t) {
+            const BlockTask& task = tasks[std::size_t(t)];
+            const auto head = std::size_t(task.head);
+            for (long i = task.first; i < task.last; ++i) {
                 const int block = computed[std::size_t(i)];
-                if (i + 1 < last)
+                if (i + 1 < task.last)
                     prefetchNextBlock(job, heads[head], block, computed[std::size_t(i + 1)],
                                       packing == Packing::OnUse);
-                attendQueryBlock<T>(job, heads[head], packed[head], block, result.outputs[head],
-                                    head == 0 ? &seen : nullptr);
+                attendQueryBlock<T>(job, heads[head], packed[head], block, task.rowBegin,
+                                    task.rowEnd, result.outputs[head], head == 0 ? &seen : nullptr);
             }
         },
         work);

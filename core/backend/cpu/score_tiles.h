@@ -48,14 +48,18 @@ public:
     /// them (keyBlocksPerScoreProduct), whose scores are then computed together; `queryScale`:
     /// the mixer's scale, which the block's queries are packed with (here, on the calling
     /// thread: a query block's rows, read once), times log2(e) for softmax scores in base 2, as
-    /// the distance bias is.
+    /// the distance bias is. The tiles hold the block's rows rowBegin .. rowEnd - 1, counted from
+    /// its first (those of them before n; every row by default).
     ScoreTiles(MixerSpec::Kind kind, ScoreBase base, const MaskSpec& mask,
                const BlockClassification& grid, const HeadInputs<T>& head,
-               const PackedKeys<T>& keys, T queryScale, int block)
+               const PackedKeys<T>& keys, T queryScale, int block, int rowBegin = 0,
+               int rowEnd = std::numeric_limits<int>::max())
         : kind_(kind), mask_(mask), grid_(grid), head_(head), keys_(keys), block_(block),
           unit_(kind == MixerSpec::Kind::Softmax && base == ScoreBase::Two ? std::numbers::log2e
                                                                            : 1.0),
-          s0_(block * grid.rowTile), rows_(std::min(grid.rowTile, grid.n - s0_)),
+          s0_(block * grid.rowTile + rowBegin),
+          rows_(std::max(0, std::min({grid.rowTile, rowEnd, grid.n - block * grid.rowTile}) -
+                                rowBegin)),
           group_(keys.blockKeys() / grid.colTile),
           queries_(head.q->middleRows(s0_, rows_), T(double(queryScale) * unit_)),
           scratch_(group_ == 1 ? keys.stride() : paddedToLanes<T>(grid.colTile), rows_),

@@ -1,0 +1,34 @@
+// The fused kernel's tasks (block_schedule.h).
+#include "core/backend/cpu/block_schedule.h"
+
+#include <algorithm>
+
+namespace attnlab::kernels {
+
+std::vector<BlockTask> scheduleBlocks(int heads, long count, long run, int threads, int rowTile) {
+    std::vector<BlockTask> tasks;
+    const long total = long(heads) * count, spread = 2L * threads;
+    long dealt = 0; // blocks of every head
+    for (int head = 0; head < heads; ++head)
+        for (long i = 0; i < count;) {
+            const long left = total - dealt;
+            if (threads > 1 && left <= spread) {
+                const int parts =
+                    std::max(1, std::min(left <= threads ? 4 : 2, rowTile / kMinTaskRows));
+                const int rows = (rowTile + parts - 1) / parts;
+                for (int r = 0; r < rowTile; r += rows)
+                    tasks.push_back({head, i, i + 1, r, std::min(rowTile, r + rows)});
+                ++i;
+                ++dealt;
+                continue;
+            }
+            long size = std::min(run, count - i);
+            if (threads > 1) size = std::min(size, std::max(1L, (left + spread - 1) / spread));
+            tasks.push_back({head, i, i + size, 0, rowTile});
+            i += size;
+            dealt += size;
+        }
+    return tasks;
+}
+
+} // namespace attnlab::kernels
