@@ -13,7 +13,8 @@ namespace {
 
 // The first thing wrong with `tasks` as a schedule of `heads` x `count` blocks of `rowTile` rows
 // in runs of at most `run`, or an empty string: each block's rows covered once, heads and blocks
-// in order, a task of part of the rows holding one block.
+// in order, a task of part of the rows holding one block and at least kMinTaskRows of them (or
+// all of them).
 QString scheduleFault(const std::vector<BlockTask>& tasks, int heads, long count, long run,
                       int rowTile) {
     int head = 0;
@@ -26,6 +27,8 @@ QString scheduleFault(const std::vector<BlockTask>& tasks, int heads, long count
             return QString("rows %1 .. %2").arg(t.rowBegin).arg(t.rowEnd);
         const bool part = t.rowBegin > 0 || t.rowEnd < rowTile;
         if (part && t.last != t.first + 1) return QString("a part of several blocks' rows");
+        if (part && t.rowEnd - t.rowBegin < kMinTaskRows)
+            return QString("a part of %1 rows").arg(t.rowEnd - t.rowBegin);
         if (block == count) {
             ++head;
             block = 0;
@@ -67,7 +70,7 @@ private slots:
             for (int heads : {1, 3})
                 for (long count : {0L, 1L, 5L, 32L, 128L})
                     for (long run : {1L, 4L, 16L})
-                        for (int rowTile : {128, 64, 16, 13}) {
+                        for (int rowTile : {128, 100, 65, 64, 49, 33, 16, 13}) {
                             const auto tasks = scheduleBlocks(heads, count, run, threads, rowTile);
                             const QString fault = scheduleFault(tasks, heads, count, run, rowTile);
                             QVERIFY2(fault.isEmpty(),
@@ -81,7 +84,7 @@ private slots:
                                                     .arg(fault)));
                             ++cases;
                         }
-        QCOMPARE(cases, 480);
+        QCOMPARE(cases, 960);
     }
 
     // One thread has nothing to wait for: runs of `run` whole blocks, each head's last shorter.
@@ -100,10 +103,13 @@ private slots:
         const auto heads = describe(scheduleBlocks(3, 4, 1, 2, 128), 128);
         QCOMPARE(heads.mid(0, 8), QStringList(8, "1"));
         QCOMPARE(heads.size(), 8 + 2 * 2 + 2 * 4);
-        // No part narrower than kMinTaskRows: blocks of 16 rows stay whole, of 32 are halved.
+        // No part of fewer than kMinTaskRows: blocks of 16 rows stay whole, of 32 are halved, and
+        // parts of 65 rows are 16, 16, 16 and 17.
         QCOMPARE(describe(scheduleBlocks(1, 2, 1, 2, 16), 16), QStringList({"1", "1"}));
         QCOMPARE(describe(scheduleBlocks(1, 2, 1, 2, 32), 32),
                  QStringList({"1/16", "1/16", "1/16", "1/16"}));
+        QCOMPARE(describe(scheduleBlocks(1, 1, 1, 2, 65), 65),
+                 QStringList({"1/16", "1/16", "1/16", "1/17"}));
     }
 
     // Runs of blocks packed on use (run 16 of 128 blocks, two threads) shrink as the blocks left

@@ -1,7 +1,8 @@
 // How the fused CPU kernel packs and writes its data, against the reference and against itself
 // bit for bit: key and value blocks packed on their first use (banded masks), heads wider than a
-// vector (the transposed copies' tails), long outputs written past the caches, and the scores of
-// narrow key blocks computed in runs. ctest runs it on every variant of the CPU kernels this CPU
+// vector (the transposed copies' tails), long outputs written past the caches, the scores of
+// narrow key blocks computed in runs, and query blocks dealt to two threads in parts of their
+// rows (the same bits as on one). ctest runs it on every variant of the CPU kernels this CPU
 // has (ATTNLAB_CPU_PATH, kernel_dispatch.h); the score tiles' test runs this file's own build of
 // them (the compiler's default target).
 #include "core/backend/cpu/fused_attention.h"
@@ -135,46 +136,71 @@ QString scoreRunsMismatch(int& cases) {
 }
 
 #ifdef _OPENMP
-// Thirty-two heads of 250 tokens, computed on one thread and on two, where the last head's last
-// query blocks are split into parts of their rows (block_schedule.h; the last block is shorter,
-// and one of its parts lies past n): the same bits and the same all-masked rows, for every mask
-// kind, softmax and raw, with and without a distance bias, query blocks of 128 and 64. The first
-// mismatch, or an empty string.
+// The outputs and all-masked rows of `heads` computed on one thread, then on two, where the last
+// query blocks are dealt in parts of their rows (block_schedule.h): a description of the first
+// difference, or an empty string.
 template <class T>
-QString splitBlocksMismatch() {
-    const int n = 250, heads = 32;
+QString twoThreadsMismatch(const MixerSpec& mixer, const MaskSpec& mask,
+                           const std::vector<HeadInputs<T>>& heads, KernelTiles tiles,
+                           int queryRows = -1) {
+    omp_set_num_threads(1);
+    const FusedResult<T> serial = fusedAttention<T>(mixer, mask, heads, tiles, queryRows);
+    omp_set_num_threads(2);
+    const FusedResult<T> split = fusedAttention<T>(mixer, mask, heads, tiles, queryRows);
+    if (split.allMaskedRows != serial.allMaskedRows) return "the all-masked rows";
+    for (std::size_t h = 0; h < heads.size(); ++h)
+        if (!sameBits(split.outputs[h], serial.outputs[h])) return QString("head %1").arg(h);
+    return {};
+}
+
+// Sixty-four heads of 200 tokens: the same bits on two threads as on one, for every mask kind
+// (those with an allowed key have work enough for two threads: `threaded` counts them), softmax
+// with and without a distance bias and raw, query blocks of 128 and 64 (the last block of 72 and
+// of 8 rows, with parts past n). Then runs of query blocks whose key blocks are packed on use
+// (two heads of a window at n = 2000), shrinking towards the end, whole and for the first rows
+// only. The first mismatch, or an empty string.
+template <class T>
+QString splitBlocksMismatch(int& threaded) {
+    const int n = 200, heads = 64, depth = 16, width = 8;
     std::vector<Matrix<T>> q, k, v;
     for (int h = 0; h < heads; ++h) {
-        q.push_back(data<T>(n, 16, 40 + 3 * h));
-        k.push_back(data<T>(n, 16, 41 + 3 * h));
-        v.push_back(data<T>(n, 8, 42 + 3 * h));
+        q.push_back(data<T>(n, depth, 40 + 3 * h));
+        k.push_back(data<T>(n, depth, 41 + 3 * h));
+        v.push_back(data<T>(n, width, 42 + 3 * h));
     }
+    MixerSpec softmax, raw;
+    raw.kind = MixerSpec::Kind::Raw;
+    const std::pair<MixerSpec, bool> mixers[] = {{softmax, false}, {softmax, true}, {raw, false}};
     for (const auto& [name, mask] : maskCatalogue(n))
-        for (const MixerSpec::Kind kind : {MixerSpec::Kind::Softmax, MixerSpec::Kind::Raw})
-            for (const bool biased : {false, true})
-                for (KernelTiles tiles : {KernelTiles{}, KernelTiles{64, 16}}) {
-                    std::vector<HeadInputs<T>> all;
-                    for (int h = 0; h < heads; ++h)
-                        all.push_back(
-                            {&q[h], &k[h], &v[h],
-                             biased ? std::optional{DistanceBias{0.1 * h, false}} : std::nullopt});
-                    MixerSpec mixer;
-                    mixer.kind = kind;
-                    omp_set_num_threads(1);
-                    const FusedResult<T> serial = fusedAttention<T>(mixer, mask, all, tiles);
-                    omp_set_num_threads(2);
-                    const FusedResult<T> split = fusedAttention<T>(mixer, mask, all, tiles);
-                    const QString what = QString("%1, mixer %2%3, query blocks of %4")
-                                             .arg(name)
-                                             .arg(int(kind))
-                                             .arg(biased ? ", biased" : "")
-                                             .arg(tiles.queryBlock);
-                    if (split.allMaskedRows != serial.allMaskedRows)
-                        return what + ": the all-masked rows";
-                    for (int h = 0; h < heads; ++h)
-                        if (!sameBits(split.outputs[h], serial.outputs[h]))
-                            return what + QString(", head %1").arg(h);
-                }
+        for (const auto& [mixer, biased] : mixers)
+            for (KernelTiles tiles : {KernelTiles{}, KernelTiles{64, 16}}) {
+                std::vector<HeadInputs<T>> all;
+                for (int h = 0; h < heads; ++h)
+                    all.push_back(
+                        {&q[h], &k[h], &v[h],
+                         biased ? std::optional{DistanceBias{0.1 * h, false}} : std::nullopt});
+                const long long entries =
+                    classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock).boundedEntries();
+                if (double(entries) * heads * (depth + width) >= kParallelWork) ++threaded;
+                const QString mismatch = twoThreadsMismatch<T>(mixer, mask, all, tiles);
+                if (!mismatch.isEmpty())
+                    return QString("%1, mixer %2%3, query blocks of %4: %5")
+                        .arg(name)
+                        .arg(int(mixer.kind))
+                        .arg(biased ? ", biased" : "")
+                        .arg(tiles.queryBlock)
+                        .arg(mismatch);
+            }
+    const int m = 2000;
+    const Matrix<T> wq = data<T>(m, 64, 1), wk = data<T>(m, 64, 2), wv = data<T>(m, 64, 3);
+    const std::vector<HeadInputs<T>> window{{&wq, &wk, &wv, std::nullopt},
+                                            {&wk, &wq, &wv, std::nullopt}};
+    for (int rows : {-1, 1000}) {
+        const QString mismatch =
+            twoThreadsMismatch<T>(softmax, MaskSpec::window(20), window, {32, 32}, rows);
+        if (!mismatch.isEmpty())
+            return QString("window packed on use, rows %1: %2").arg(rows).arg(mismatch);
+    }
     return {};
 }
 #endif
@@ -272,10 +298,14 @@ private slots:
         const int available = availableThreads();
         omp_set_num_threads(threads);
         if (available < 2) QSKIP("one processor only: no block is split");
-        QString mismatch = splitBlocksMismatch<float>();
-        if (mismatch.isEmpty()) mismatch = splitBlocksMismatch<double>();
+        int threaded = 0;
+        QString mismatch = splitBlocksMismatch<float>(threaded);
+        if (mismatch.isEmpty()) mismatch = splitBlocksMismatch<double>(threaded);
         omp_set_num_threads(threads);
         QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        // 12 of the 14 masks allow a key ("none" and "and_disjoint" none), x 3 mixers x 2 tiles,
+        // in float and double.
+        QCOMPARE(threaded, 12 * 3 * 2 * 2);
 #endif
     }
 

@@ -15,9 +15,9 @@ std::vector<BlockTask> scheduleBlocks(int heads, long count, long run, int threa
             if (threads > 1 && left <= spread) {
                 const int parts =
                     std::max(1, std::min(left <= threads ? 4 : 2, rowTile / kMinTaskRows));
-                const int rows = (rowTile + parts - 1) / parts;
-                for (int r = 0; r < rowTile; r += rows)
-                    tasks.push_back({head, i, i + 1, r, std::min(rowTile, r + rows)});
+                for (int p = 0; p < parts; ++p) // each at least rowTile / parts rows
+                    tasks.push_back(
+                        {head, i, i + 1, p * rowTile / parts, (p + 1) * rowTile / parts});
                 ++i;
                 ++dealt;
                 continue;

@@ -1,10 +1,10 @@
 // Inside the kernels: how the fused kernel deals its query blocks to tasks, which its threads
 // take in order, one at a time (parallelFor: dynamically scheduled). Threads that run at
-// different speeds (a core the host shares with another guest ran a task of dense n = 4096 in
-// 2.3 ms where the other ran one in 1.4 ms) end a loop of equal tasks up to a whole task apart,
-// one thread idle meanwhile: so the last tasks are small, runs of consecutive blocks shorter and
-// the last blocks' rows split, and the threads end within a small task of each other. A block's
-// rows give the same bits however they are split (each row's softmax and sums are its own).
+// different speeds (on a virtual machine, one core ran a query block of dense n = 4096 in 2.3 ms
+// while the other ran one in 1.4 ms) end a loop of equal tasks up to a whole task apart, one
+// thread idle meanwhile: so the last tasks are small, runs of consecutive blocks shorter and the
+// last blocks' rows split, and the threads end within a small task of each other. A block's rows
+// give the same bits however they are split (each row's softmax and sums are its own).
 #pragma once
 
 #include <vector>
@@ -25,8 +25,9 @@ struct BlockTask {
 /// consecutive blocks of one head; on one thread, every task `run` blocks (the last of a head
 /// fewer) of all `rowTile` rows. On more, tasks shrink towards the end (guided: about the work
 /// left over twice the threads, at most `run`), and each of the last 2·threads blocks is split
-/// into two parts of its rows, each of the last `threads` blocks into four, no part narrower than
-/// kMinTaskRows.
+/// into two parts of its rows, each of the last `threads` blocks into four, no part of fewer than
+/// kMinTaskRows of the rowTile rows (fewer parts where rowTile is small). A part may hold fewer of
+/// a block shorter than rowTile (the last of the sequence), or none: the kernel skips it.
 std::vector<BlockTask> scheduleBlocks(int heads, long count, long run, int threads, int rowTile);
 
 /// The fewest rows a task computes of a block it splits.

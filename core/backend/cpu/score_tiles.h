@@ -1,9 +1,9 @@
-// Inside the kernels: the tiles of one query block's scores, held keys x queries (each query's
-// row of weights is one contiguous column), with the scale, the distance bias and the mask
-// applied, ready for the mixer: softmax gets blocked entries -inf, softmax_like 1 + relu(s) and
-// raw s with blocked entries 0. Shared by the fused kernel and the pooled weight map. The scores
-// are the block product (block_product.h) of the packed, scaled queries with the packed keys.
-// Softmax scores may be held in base 2 (ScoreBase).
+// Inside the kernels: the tiles of the scores of one query block's rows (all, or a part of them),
+// held keys x queries (each query's row of weights is one contiguous column), with the scale, the
+// distance bias and the mask applied, ready for the mixer: softmax gets blocked entries -inf,
+// softmax_like 1 + relu(s) and raw s with blocked entries 0. Shared by the fused kernel and the
+// pooled weight map. The scores are the block product (block_product.h) of the packed, scaled
+// queries with the packed keys. Softmax scores may be held in base 2 (ScoreBase).
 #pragma once
 
 #include "core/backend/cpu/fused_attention.h"
@@ -49,7 +49,7 @@ public:
     /// the mixer's scale, which the block's queries are packed with (here, on the calling
     /// thread: a query block's rows, read once), times log2(e) for softmax scores in base 2, as
     /// the distance bias is. The tiles hold the block's rows rowBegin .. rowEnd - 1, counted from
-    /// its first (those of them before n; every row by default).
+    /// its first (every row by default), of which at least the first is before n.
     ScoreTiles(MixerSpec::Kind kind, ScoreBase base, const MaskSpec& mask,
                const BlockClassification& grid, const HeadInputs<T>& head,
                const PackedKeys<T>& keys, T queryScale, int block, int rowBegin = 0,
@@ -58,13 +58,12 @@ public:
           unit_(kind == MixerSpec::Kind::Softmax && base == ScoreBase::Two ? std::numbers::log2e
                                                                            : 1.0),
           s0_(block * grid.rowTile + rowBegin),
-          rows_(std::max(0, std::min({grid.rowTile, rowEnd, grid.n - block * grid.rowTile}) -
-                                rowBegin)),
+          rows_(std::min({grid.rowTile, rowEnd, grid.n - block * grid.rowTile}) - rowBegin),
           group_(keys.blockKeys() / grid.colTile),
           queries_(head.q->middleRows(s0_, rows_), T(double(queryScale) * unit_)),
           scratch_(group_ == 1 ? keys.stride() : paddedToLanes<T>(grid.colTile), rows_),
           groupScratch_(group_ == 1 ? 0 : keys.stride(), rows_) {
-        assert(keys.blockKeys() == group_ * grid.colTile);
+        assert(keys.blockKeys() == group_ * grid.colTile && rows_ > 0);
         intervals_ = rowKeyRanges(mask, s0_, rows_, ranges_);
         live_.resize(std::size_t(rows_));
     }
