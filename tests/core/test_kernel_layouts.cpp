@@ -154,7 +154,8 @@ QString twoThreadsMismatch(const MixerSpec& mixer, const MaskSpec& mask,
 }
 
 // Sixty-four heads of 200 tokens: the same bits on two threads as on one, for every mask kind
-// (those with an allowed key have work enough for two threads: `threaded` counts them), softmax
+// (those with an allowed key have work enough for two threads: `threaded` counts the cases the
+// kernel runs on two), softmax
 // with and without a distance bias and raw, query blocks of 128 and 64 (the last block of 72 and
 // of 8 rows, with parts past n). Then runs of query blocks whose key blocks are packed on use
 // (two heads of a window at n = 2000), shrinking towards the end, whole and for the first rows
@@ -179,9 +180,10 @@ QString splitBlocksMismatch(int& threaded) {
                     all.push_back(
                         {&q[h], &k[h], &v[h],
                          biased ? std::optional{DistanceBias{0.1 * h, false}} : std::nullopt});
-                const long long entries =
-                    classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock).boundedEntries();
-                if (double(entries) * heads * (depth + width) >= kParallelWork) ++threaded;
+                const BlockClassification grid =
+                    classifyBlocks(mask, n, tiles.queryBlock, tiles.keyBlock);
+                omp_set_num_threads(2);
+                if (loopThreads(fusedWork(all, grid, grid.tileRows, grid.tileRows)) > 1) ++threaded;
                 const QString mismatch = twoThreadsMismatch<T>(mixer, mask, all, tiles);
                 if (!mismatch.isEmpty())
                     return QString("%1, mixer %2%3, query blocks of %4: %5")

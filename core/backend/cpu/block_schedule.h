@@ -1,10 +1,10 @@
 // Inside the kernels: how the fused kernel deals its query blocks to tasks, which its threads
 // take in order, one at a time (parallelFor: dynamically scheduled). Threads that run at
-// different speeds (on a virtual machine, one core ran a query block of dense n = 4096 in 2.3 ms
-// while the other ran one in 1.4 ms) end a loop of equal tasks up to a whole task apart, one
-// thread idle meanwhile: so the last tasks are small, runs of consecutive blocks shorter and the
-// last blocks' rows split, and the threads end within a small task of each other. A block's rows
-// give the same bits however they are split (each row's softmax and sums are its own).
+// different speeds (on a virtual machine, one core ran the query blocks of dense n = 4096 in
+// 2.2-2.6 ms each while the other ran them in 1.4-1.8 ms) end a loop of equal tasks up to a whole
+// task apart, one thread idle meanwhile: so the last tasks are small, runs of consecutive blocks
+// shorter and the last blocks' rows split, and the threads end within a small task of each other. A
+// block's rows give the same bits however they are split (each row's softmax and sums are its own).
 #pragma once
 
 #include <vector>

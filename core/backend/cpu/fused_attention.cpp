@@ -208,9 +208,7 @@ FusedResult<T> fusedAttention(const MixerSpec& mixer, const MaskSpec& mask,
         packTogether(keys, values);
     }
     BoolColumn seen = BoolColumn::Constant(n, true); // computed blocks write theirs
-    const double work = double(heads.size()) * double(grid.boundedEntries()) *
-                        double(heads.front().q->cols() + heads.front().v->cols()) * double(count) /
-                        double(std::max(1L, blocks));
+    const double work = fusedWork(heads, grid, count, blocks);
     const int threads = loopThreads(work);
     const long run = packing == Packing::OnUse ? std::max(1L, count / (4L * threads)) : 1;
     const std::vector<BlockTask> tasks =

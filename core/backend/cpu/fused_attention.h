@@ -9,6 +9,7 @@
 #include "core/spec/block_classification.h"
 #include "core/spec/mixer.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace attnlab::kernels {
@@ -42,6 +43,18 @@ struct FusedResult {
     std::vector<Matrix<T>> outputs;
     std::vector<int> allMaskedRows;
 };
+
+/// The multiply-adds the kernel counts for `heads` over `grid` when it computes `computed` of the
+/// `wanted` query blocks (every entry of a partial tile counted, and every block wanted as one of
+/// the grid's): the work that decides whether its loop runs on more than one thread (parallelFor).
+template <class T>
+double fusedWork(const std::vector<HeadInputs<T>>& heads, const BlockClassification& grid,
+                 long computed, long wanted) {
+    if (heads.empty()) return 0;
+    return double(heads.size()) * double(grid.boundedEntries()) *
+           double(heads.front().q->cols() + heads.front().v->cols()) * double(computed) /
+           double(std::max(1L, wanted));
+}
 
 /// An earlier evaluation of the same heads, from which query blocks are taken instead of
 /// computed (a sweep that changes a few rows of Q, K and V at a time). A block is computed again
