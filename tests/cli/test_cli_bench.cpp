@@ -37,6 +37,8 @@ private slots:
         for (const char* key : {"seconds_median", "seconds_min", "gflops_dense", "gflops_useful"})
             QVERIFY2(c[key].get<double>() > 0, key);
         QVERIFY(c["gflops_useful"].get<double>() < c["gflops_dense"].get<double>());
+        for (const char* key : {"cpu_seconds_median", "cpu_seconds_mean"})
+            QVERIFY2(c.contains(key) && c[key].get<double>() >= 0, key);
         QVERIFY(c["max_error_vs_float64"].get<double>() < 1e-5);
     }
 
