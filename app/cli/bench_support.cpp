@@ -26,4 +26,11 @@ double number(const nlohmann::json& j) {
     return j.is_null() ? std::nan("") : j.get<double>();
 }
 
+nlohmann::json timingJson(const Timing& t) {
+    return {{"seconds_median", t.median},
+            {"seconds_min", t.min},
+            {"cpu_seconds_median", t.cpuMedian},
+            {"cpu_seconds_mean", t.cpuMean}};
+}
+
 } // namespace attnlab::cli

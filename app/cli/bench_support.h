@@ -32,6 +32,9 @@ struct Timing {
 /// A JSON number, or NaN for null (printed as "nan").
 double number(const nlohmann::json& j);
 
+/// A CPU case's timing fields: seconds_median, seconds_min, cpu_seconds_median, cpu_seconds_mean.
+nlohmann::json timingJson(const Timing& t);
+
 /// Runs f `warmup` times untimed, then `repeat` times timed.
 template <class F>
 Timing timeRuns(F&& f, int warmup, int repeat) {

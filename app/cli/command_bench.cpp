@@ -109,7 +109,7 @@ nlohmann::json caseJson(const Case& c, const Timing& t, const PeakRate& peak) {
     const long long allowed = kernels::allowedEntries(parseBenchMask(c.mask), c.n);
     const double dense = 4.0 * double(c.n) * double(c.n) * c.d / 1e9;
     const double useful = 4.0 * double(allowed) * c.d / 1e9;
-    return {
+    nlohmann::json j = {
         {"n", c.n},
         {"d", c.d},
         {"heads", 1},
@@ -118,17 +118,15 @@ nlohmann::json caseJson(const Case& c, const Timing& t, const PeakRate& peak) {
         {"precision", precisionName(c.precision)},
         {"backend", "cpu"},
         {"repeat", c.repeat},
-        {"seconds_median", t.median},
-        {"seconds_min", t.min},
         {"gflops_dense", dense / t.median},
         {"gflops_useful", useful / t.median},
         {"fraction_of_peak",
          peak.gflops > 0 ? nlohmann::json(useful / t.median / peak.gflops) : nullptr},
-        {"cpu_seconds_median", t.cpuMedian},
-        {"cpu_seconds_mean", t.cpuMean},
         {"fraction_of_peak_cpu_time",
          peak.gflops > 0 ? nlohmann::json(useful / t.cpuMean / peak.gflopsPerCpuSecond) : nullptr},
         {"allowed_fraction", double(allowed) / (double(c.n) * c.n)}};
+    j.update(timingJson(t));
+    return j;
 }
 
 // Model::forward without maps of one layer (identity projections, width d) on random tokens:
@@ -223,15 +221,13 @@ nlohmann::json pooledMapCase(int warmup, int repeat) {
     const Matrix<float> map = MatrixSpec::random(5).materialize<float>(4096, 4096);
     const Timing t =
         timeRuns([&] { (void)kernels::maxPool<float>(map, 800, 800); }, warmup, repeat);
-    return {{"name", "pooled-map"},
-            {"n", 4096},
-            {"to", "800x800"},
-            {"precision", "float32"},
-            {"repeat", repeat},
-            {"seconds_median", t.median},
-            {"seconds_min", t.min},
-            {"cpu_seconds_median", t.cpuMedian},
-            {"cpu_seconds_mean", t.cpuMean}};
+    nlohmann::json j = {{"name", "pooled-map"},
+                        {"n", 4096},
+                        {"to", "800x800"},
+                        {"precision", "float32"},
+                        {"repeat", repeat}};
+    j.update(timingJson(t));
+    return j;
 }
 
 // The softmax weights of a 4096-token head pooled to 800 x 800 straight from Q and K, without
@@ -244,16 +240,10 @@ nlohmann::json pooledWeightsCase(int warmup, int repeat) {
     const Timing t =
         timeRuns([&] { (void)kernels::pooledWeights<float>({}, MaskSpec::all(), head, 800, 800); },
                  warmup, repeat);
-    return {{"name", "pooled-weights"},
-            {"n", 4096},
-            {"d", 64},
-            {"to", "800x800"},
-            {"precision", "float32"},
-            {"repeat", repeat},
-            {"seconds_median", t.median},
-            {"seconds_min", t.min},
-            {"cpu_seconds_median", t.cpuMedian},
-            {"cpu_seconds_mean", t.cpuMean}};
+    nlohmann::json j = {{"name", "pooled-weights"}, {"n", 4096},       {"d", 64}, {"to", "800x800"},
+                        {"precision", "float32"},   {"repeat", repeat}};
+    j.update(timingJson(t));
+    return j;
 }
 
 std::vector<Case> standardSuite(const Case& base) {
