@@ -20,6 +20,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
@@ -288,6 +289,12 @@ private slots:
             QVERIFY2(tokens->columnWidth(c) >=
                          static_cast<QAbstractItemView*>(tokens)->sizeHintForColumn(c),
                      qPrintable(QString("token column %1").arg(c)));
+        // The tokens, the editor shown first, fit the editors' panel without scrolling sideways.
+        w.inputs()->setCurrentIndex(0);
+        QApplication::processEvents();
+        auto* tokensArea = qobject_cast<QScrollArea*>(w.inputs()->currentWidget());
+        QVERIFY(tokensArea && tokensArea->widget() == w.tokensEditor());
+        QCOMPARE(tokensArea->horizontalScrollBar()->maximum(), 0);
         // The panels keep their widths while verdicts arrive.
         const QList<int> sizes = w.splitter()->sizes();
         w.compute()->runAllChecks();

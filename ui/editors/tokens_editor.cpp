@@ -21,7 +21,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableView>
@@ -58,6 +57,13 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
     return b;
 }
 
+// Lets a spin box narrow to its prefix and `digits` digits where the panel is narrow, rather than
+// keep room for its largest value (the arrows and frame take about 32 px).
+void narrowTo(QSpinBox* box, int digits) {
+    box->setMinimumWidth(
+        box->fontMetrics().horizontalAdvance(box->prefix() + QString(digits, '0')) + 32);
+}
+
 } // namespace
 
 TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
@@ -76,15 +82,11 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
     source_->setWordWrap(true);
     source_->setStyleSheet("color: palette(mid);");
 
-    auto* shape = new QHBoxLayout;
     auto* addRow = toolButton("+ row", "Append a row of zeros", this);
     auto* removeRow = toolButton("− row", "Remove the last row", this);
     auto* addCol = toolButton("+ col", "Append a column of zeros", this);
     auto* removeCol = toolButton("− col", "Remove the last column", this);
     auto* import = toolButton("Import…", "Read tokens from a .csv or .npy file", this);
-    for (QToolButton* b : {addRow, removeRow, addCol, removeCol, import})
-        shape->addWidget(b);
-    shape->addStretch();
 
     for (const auto& [name, kind] : {std::pair{"random", TokenSpec::Kind::Random},
                                      std::pair{"one-hot", TokenSpec::Kind::OneHot},
@@ -96,11 +98,11 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
     rows_->setPrefix("n = ");
     cols_->setPrefix("d = ");
     seed_->setPrefix("seed ");
-    auto* generateButton = new QPushButton("Generate", this);
-    auto* gen = new QHBoxLayout;
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{generator_, rows_, cols_, seed_, generateButton})
-        gen->addWidget(w);
+    narrowTo(rows_, 4);
+    narrowTo(cols_, 3);
+    narrowTo(seed_, 5);
+    auto* generateButton =
+        toolButton("Generate", "Replace the tokens by the generator's n x d matrix", this);
 
     text_->setObjectName("tokenText");
     text_->setPlaceholderText("Type a sentence and press Enter");
@@ -112,10 +114,23 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
     bar->addRow("Text", text_);
     bar->addRow("Ids", ids_);
 
+    // Three short rows rather than two long ones, so that the controls fit the editors' panel of
+    // a 1280 px screen (280 px) without scrolling sideways: the shape, the generator and its size,
+    // then its seed, Generate and, at the end, the other way in (Import).
     auto* values = new QVBoxLayout(valueControls_);
     values->setContentsMargins(0, 0, 0, 0);
-    values->addLayout(shape);
-    values->addLayout(gen);
+    const auto line = [](std::initializer_list<QWidget*> widgets) {
+        auto* l = new QHBoxLayout;
+        for (QWidget* w : widgets)
+            l->addWidget(w);
+        l->addStretch();
+        return l;
+    };
+    values->addLayout(line({addRow, removeRow, addCol, removeCol}));
+    values->addLayout(line({generator_, rows_, cols_}));
+    QHBoxLayout* last = line({seed_, generateButton});
+    last->addWidget(import); // at the right end, after the stretch
+    values->addLayout(last);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -139,7 +154,7 @@ TokensEditor::TokensEditor(ScenarioDocument* document, QWidget* parent)
                                                           "Tables (*.csv *.txt *.npy)");
         if (!path.isEmpty()) importFile(path);
     });
-    connect(generateButton, &QPushButton::clicked, this, &TokensEditor::generate);
+    connect(generateButton, &QToolButton::clicked, this, &TokensEditor::generate);
     connect(generator_, &QComboBox::currentIndexChanged, this, [this](int i) {
         const auto kind = enumAt<TokenSpec::Kind>(generator_, i);
         cols_->setEnabled(kind != TokenSpec::Kind::OneHot);
