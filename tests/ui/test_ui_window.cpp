@@ -10,6 +10,7 @@
 #include "ui/panels/error_banner.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
+#include "ui/views/elided_label.h"
 #include "ui_support.h"
 
 #include <QApplication>
@@ -295,6 +296,12 @@ private slots:
         auto* tokensArea = qobject_cast<QScrollArea*>(w.inputs()->currentWidget());
         QVERIFY(tokensArea && tokensArea->widget() == w.tokensEditor());
         QCOMPARE(tokensArea->horizontalScrollBar()->maximum(), 0);
+        // The views' summary line is whole, its largest difference first.
+        auto* summary = w.views()->findChild<ElidedLabel*>("viewsSummary");
+        QVERIFY(summary);
+        QVERIFY2(summary->text().startsWith("largest |f(P X) − P f(X)| = 5/9 · σ = (0 1)"),
+                 qPrintable(summary->text()));
+        QCOMPARE(summary->text(), summary->fullText());
         // The panels keep their widths while verdicts arrive.
         const QList<int> sizes = w.splitter()->sizes();
         w.compute()->runAllChecks();

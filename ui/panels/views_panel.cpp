@@ -54,8 +54,10 @@ ViewsPanel::ViewsPanel(QWidget* parent)
                          "to 16 × 16; ticked, wherever cells are large enough; unticked, never.");
     bar->addWidget(perMapScales_);
     bar->addWidget(numbers_);
-    bar->addSpacing(12);
-    bar->addWidget(summary_, 1); // elided to the width left, never widening the window
+    bar->addStretch();
+    // On a line of its own, the largest difference first: beside the controls, a 1280 px screen
+    // left it about 110 px, and even 1600 px cut off its number.
+    summary_->setObjectName("viewsSummary"); // elided to the panel's width if it must be
 
     auto* maps = new QWidget;
     auto* grid = new QGridLayout(maps);
@@ -107,6 +109,7 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    layout->addWidget(summary_);
     layout->addWidget(warnings_);
     layout->addWidget(tabs_, 1);
     setDependencyReport(nullptr);
@@ -254,10 +257,10 @@ void ViewsPanel::redraw() {
     shareScales();
     const QString transform = QString::fromStdString(s.transformText);
     summary_->setFullText(
-        QString("%1 · largest |%2| = %3 (%4 on %5) · masked keys greyed in A")
-            .arg(fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
-                 QString::fromStdString(s.differenceLabel),
+        QString("largest |%1| = %2 · %3 · %4 on %5 · masked keys greyed in A")
+            .arg(QString::fromStdString(s.differenceLabel),
                  QString::fromStdString(s.largestDifference),
+                 fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
                  QString::fromStdString(std::string(attnlab::precisionName(s.precision))),
                  QString::fromStdString(s.backend.value("backend", std::string("cpu")))));
     summary_->setToolTip(transform); // the whole transformation, however long
