@@ -89,8 +89,8 @@ MainWindow::MainWindow(QWidget* parent)
     transform_ = new TransformEditor(document_);
     QTabWidget* inputs = inputs_;
     inputs->setObjectName("inputs");
-    // Each editor scrolls when the panel is narrower than it; the tokens, the first one shown,
-    // fit the panel of a 1280 px screen.
+    // Each editor scrolls when the panel is narrower than it; all but the model's fit the panel of
+    // a 1280 px screen.
     inputs->addTab(scrolled(tokens_), "Tokens");
     inputs->addTab(scrolled(model_), "Model");
     inputs->addTab(scrolled(model_->maskEditor()), "Mask (layer 0)");

@@ -8,6 +8,7 @@
 #include "core/io/table_text.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/enum_combo.h"
+#include "ui/editors/narrow_inputs.h"
 #include "ui/editors/token_ids_model.h"
 #include "ui/editors/token_table_model.h"
 
@@ -55,13 +56,6 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
     b->setText(text);
     b->setToolTip(tip);
     return b;
-}
-
-// Lets a spin box narrow to its prefix and `digits` digits where the panel is narrow, rather than
-// keep room for its largest value (the arrows and frame take about 32 px).
-void narrowTo(QSpinBox* box, int digits) {
-    box->setMinimumWidth(
-        box->fontMetrics().horizontalAdvance(box->prefix() + QString(digits, '0')) + 32);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 
 #include "ui/document/scenario_document.h"
 #include "ui/editors/enum_combo.h"
+#include "ui/editors/narrow_inputs.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -51,15 +52,21 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     swapRow->addWidget(swapA_);
     swapRow->addWidget(swapB_);
     pv->addLayout(swapRow);
+    // Two rows, so that the page fits the editors' panel of a 1280 px screen.
     auto* quick = new QHBoxLayout;
     auto* identity = new QPushButton("Identity");
     auto* reverse = new QPushButton("Reverse");
+    quick->addWidget(identity);
+    quick->addWidget(reverse);
+    pv->addLayout(quick);
+    auto* randomRow = new QHBoxLayout;
     auto* random = new QPushButton("Random");
     seed_->setRange(0, 1 << 30);
     seed_->setPrefix("seed ");
-    for (QWidget* w : std::initializer_list<QWidget*>{identity, reverse, random, seed_})
-        quick->addWidget(w);
-    pv->addLayout(quick);
+    narrowTo(seed_, 5);
+    randomRow->addWidget(random);
+    randomRow->addWidget(seed_);
+    pv->addLayout(randomRow);
 
     auto* shiftPage = new QWidget;
     auto* sf = new QFormLayout(shiftPage);
@@ -83,19 +90,23 @@ TransformEditor::TransformEditor(ScenarioDocument* document, QWidget* parent)
     alignment_->setObjectName("decodeAlignment");
     addEnumItem(alignment_, "bottom-right (flash-attn, KV cache)", CausalAlignment::BottomRight);
     addEnumItem(alignment_, "top-left (PyTorch is_causal, tril)", CausalAlignment::TopLeft);
+    narrowTo(alignment_, 14);
     alignment_->setToolTip("Which rows of each layer's n x n mask the m queries use: the last m "
                            "(bottom-right) or the first m (top-left)");
-    auto* maskRow = new QHBoxLayout;
+    // The file's name on a line of its own (wrapped, however long), its buttons under it.
+    auto* maskButtons = new QHBoxLayout;
     auto* importMask = new QPushButton("Import…");
     auto* clearMask = new QPushButton("Clear");
     importMask->setToolTip("An m x n .npy mask for every layer, instead of the aligned rows");
     maskFile_->setObjectName("decodeMaskFile");
-    maskRow->addWidget(maskFile_, 1);
-    maskRow->addWidget(importMask);
-    maskRow->addWidget(clearMask);
+    maskFile_->setWordWrap(true);
+    maskButtons->addWidget(importMask);
+    maskButtons->addWidget(clearMask);
+    maskButtons->addStretch();
     df->addRow("queries m", queries_);
     df->addRow("alignment", alignment_);
-    df->addRow("mask", maskRow);
+    df->addRow("mask", maskFile_);
+    df->addRow("", maskButtons);
 
     pages_->addWidget(perm);
     pages_->addWidget(shiftPage);
