@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
@@ -155,6 +156,25 @@ double toDouble(const Rational& q) {
     if (!std::isfinite(up)) return d;
     const Rational errD = abs(Rational(d) - q), errUp = abs(Rational(up) - q);
     return errUp < errD ? up : d;
+}
+
+void refuseBeyondRange(const Rational& q, double largest, std::string_view type) {
+    char text[48];
+    if (const double d = toDouble(q); std::isfinite(d)) {
+        std::snprintf(text, sizeof text, "%.3g", d);
+    } else { // beyond double too: its decimal logarithm, from numerator and denominator
+        long numExp = 0, denExp = 0;
+        const double num = std::abs(mpz_get_d_2exp(&numExp, q.get_num_mpz_t())),
+                     den = mpz_get_d_2exp(&denExp, q.get_den_mpz_t());
+        const double log10q = std::log10(num / den) + double(numExp - denExp) * std::log10(2.0);
+        const double power = std::floor(log10q);
+        std::snprintf(text, sizeof text, "about %s%.2ge%.0f", q < 0 ? "-" : "",
+                      std::pow(10.0, log10q - power), power);
+    }
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.3g", largest);
+    throw InputError(std::string(text) + " is beyond the range of " + std::string(type) +
+                     " (largest " + limit + ")");
 }
 
 namespace {

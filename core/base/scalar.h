@@ -9,6 +9,7 @@
 #include <gmpxx.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -73,11 +74,22 @@ std::string rationalText(const Rational& q);
 /// The double nearest to `q` (to within one ulp).
 double toDouble(const Rational& q);
 
+/// Throws InputError: `q` lies beyond `largest`, the largest finite value of `type`.
+[[noreturn]] void refuseBeyondRange(const Rational& q, double largest, std::string_view type);
+
 /// Conversions and transcendental functions per scalar type.
 template <class T>
 struct ScalarOps {
     static constexpr bool exact = false;
-    static T fromRational(const Rational& q) { return static_cast<T>(attnlab::toDouble(q)); }
+    /// The nearest T; throws InputError where q lies beyond T's finite range (a value that would
+    /// become an infinity, and NaN after it, is refused rather than computed with).
+    static T fromRational(const Rational& q) {
+        constexpr T largest = std::numeric_limits<T>::max();
+        const T x = static_cast<T>(attnlab::toDouble(q));
+        if (!(std::abs(x) < largest) && abs(q) > Rational(double(largest)))
+            refuseBeyondRange(q, double(largest), sizeof(T) == 4 ? "float32" : "float64");
+        return x;
+    }
     static T fromDouble(double x) { return static_cast<T>(x); }
     static double toDouble(T x) { return static_cast<double>(x); }
     static T exp(T x, const char*) { return std::exp(x); }

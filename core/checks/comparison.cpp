@@ -2,6 +2,7 @@
 #include "core/checks/comparison.h"
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -44,7 +45,10 @@ Deviation<T> compareMatrices(const Matrix<T>& a, const Matrix<T>& b) {
     Deviation<T> d;
     for (Eigen::Index i = 0; i < a.rows(); ++i)
         for (Eigen::Index j = 0; j < a.cols(); ++j) {
-            const T diff = absolute<T>(a(i, j) - b(i, j));
+            T diff = absolute<T>(a(i, j) - b(i, j));
+            if constexpr (!ScalarOps<T>::exact)
+                if (std::isnan(diff)) // a NaN, or equal infinities: never within a tolerance
+                    diff = std::numeric_limits<T>::infinity();
             if (d.row < 0 || diff > d.largest) {
                 d.largest = diff;
                 d.row = i;

@@ -13,6 +13,20 @@ std::string layerPath(std::size_t i) {
     return "layers[" + std::to_string(i) + "]";
 }
 
+// Throws InputError naming layer i when a float computation has overflowed in it: an output that
+// is infinite or NaN would make every difference and verdict after it meaningless.
+template <class T>
+void requireFiniteOutputs(const std::vector<Matrix<T>>& xs, std::size_t i) {
+    if constexpr (!ScalarOps<T>::exact)
+        for (const Matrix<T>& x : xs)
+            if (!x.allFinite())
+                throw InputError(layerPath(i),
+                                 "its output is not finite (inf or NaN): the computation "
+                                 "overflows " +
+                                     std::string(precisionName(precisionOf<T>())) +
+                                     "; scale the tokens or the weights down");
+}
+
 // Width of a projection: given values fix it, identity and random keep the input width.
 int projectionWidth(const MatrixSpec& spec, int d) {
     return spec.fixedCols() >= 0 ? spec.fixedCols() : d;
@@ -189,8 +203,10 @@ std::vector<Trace<T>> Model<T>::run(const std::vector<Matrix<T>>& batch, Maps ma
     const std::size_t layers = how.layers >= 0
                                    ? std::min(std::size_t(how.layers), spec_.layers.size())
                                    : spec_.layers.size();
-    for (std::size_t i = 0; i < layers; ++i)
+    for (std::size_t i = 0; i < layers; ++i) {
         xs = applyLayer(i, xs, traces, maps, offset, how, keep, from);
+        requireFiniteOutputs(xs, i);
+    }
     if (keep) keep->last = xs.front();
     const bool whole = layers == spec_.layers.size();
     for (std::size_t b = 0; b < batch.size(); ++b)

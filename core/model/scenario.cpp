@@ -2,6 +2,7 @@
 #include "core/model/scenario.h"
 
 #include "core/base/error.h"
+#include "core/base/precision_dispatch.h"
 #include "core/model/model.h"
 
 namespace attnlab {
@@ -56,9 +57,26 @@ void Scenario::validate() const {
     checkMatrixSize(n, d, "tokens");
     checkMatrixSize(n, n, "the attention map of tokens (n x n)");
     checkPrecision(model, precision);
-    // Shapes through the layers; an imported model's were checked against its config when it
-    // was imported (materialising a checkpoint here would read all of it).
-    if (!model.checkpoint) (void)Model<double>(model, d);
+    // Shapes through the layers, and every number given within the precision's range (a value
+    // that would overflow float32 is refused here, not computed with); an imported model's were
+    // checked against its config when it was imported (materialising a checkpoint here would read
+    // all of it).
+    withScalar(precision, [&]<class T>() {
+        if (!model.checkpoint) (void)Model<T>(model, d);
+        if constexpr (!ScalarOps<T>::exact) {
+            if (tokens.kind == TokenSpec::Kind::Values) (void)tokens.materialize<T>();
+            const auto& slopes = model.positional.slopes;
+            if (model.positional.kind == PositionalSpec::Kind::Alibi)
+                for (int h = 0; h < int(slopes.size()); ++h)
+                    (void)alibiSlope<T>(model.positional, h, int(slopes.size()));
+            for (std::size_t b = 0; b < batch.size(); ++b)
+                try {
+                    (void)fromRational<T>(batch[b]);
+                } catch (const InputError& e) {
+                    throw InputError("batch[" + std::to_string(b) + "]", e.what());
+                }
+        }
+    });
     for (std::size_t i = 0; i < model.layers.size(); ++i) {
         try {
             model.layers[i].mask.validate(n);
@@ -69,7 +87,7 @@ void Scenario::validate() const {
     if (model.positional.kind == PositionalSpec::Kind::Polynomial && d != 3)
         throw InputError("positional", "polynomial adds (i, i², 1) and needs d = 3, got d = " +
                                            std::to_string(d));
-    (void)absolutePositions<double>(model.positional, n, d);
+    withScalar(precision, [&]<class T>() { (void)absolutePositions<T>(model.positional, n, d); });
     (void)permutation.resolve(n);
     for (std::size_t b = 0; b < batch.size(); ++b) {
         const std::string path = "batch[" + std::to_string(b) + "]";

@@ -251,11 +251,21 @@ Matrix<T> TokenSpec::materialize() const {
         if (embedding.kind == MatrixSpec::Kind::Tensor) return embedding.tensor.readRows<T>(ids);
         Matrix<T> m(rows(), cols());
         for (std::size_t i = 0; i < ids.size(); ++i)
-            m.row(Eigen::Index(i)) = fromRational<T>(embedding.values.row(Eigen::Index(ids[i])));
+            try {
+                m.row(Eigen::Index(i)) =
+                    fromRational<T>(embedding.values.row(Eigen::Index(ids[i])));
+            } catch (const InputError& e) {
+                throw InputError("tokens",
+                                 "id " + std::to_string(ids[i]) + "'s embedding " + e.what());
+            }
         return m;
     }
     case Kind::Values:
-        return fromRational<T>(values);
+        try {
+            return fromRational<T>(values);
+        } catch (const InputError& e) {
+            throw InputError("tokens", e.what());
+        }
     case Kind::Random:
         return randomMatrix<T>(n, d, seed);
     case Kind::OneHot:

@@ -4,6 +4,7 @@
 // scalar type T.
 #pragma once
 
+#include "core/base/error.h"
 #include "core/base/scalar.h"
 #include "core/spec/tensor_source.h"
 
@@ -97,12 +98,20 @@ struct TokenSpec {
     bool operator==(const TokenSpec& o) const;
 };
 
-/// Converts an exact matrix to scalar type T.
+/// Converts an exact matrix to scalar type T; an entry beyond T's range is refused, named by its
+/// row and column as a file writes them ([row][column]).
 template <class T>
 Matrix<T> fromRational(const Matrix<Rational>& m) {
     Matrix<T> out(m.rows(), m.cols());
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        out(i) = ScalarOps<T>::fromRational(m(i));
+    Eigen::Index i = 0;
+    try {
+        for (; i < m.size(); ++i)
+            out(i) = ScalarOps<T>::fromRational(m(i));
+    } catch (const InputError& e) {
+        throw InputError("[" + std::to_string(i % m.rows()) + "][" + std::to_string(i / m.rows()) +
+                             "]",
+                         e.what());
+    }
     return out;
 }
 

@@ -61,7 +61,11 @@ T slopeOf(const PositionalSpec& spec, int head, int heads) {
         if (static_cast<int>(spec.slopes.size()) != heads)
             throw InputError("positional.slopes: " + std::to_string(spec.slopes.size()) +
                              " slopes given for " + std::to_string(heads) + " heads");
-        return ScalarOps<T>::fromRational(spec.slopes[static_cast<std::size_t>(head)]);
+        try {
+            return ScalarOps<T>::fromRational(spec.slopes[static_cast<std::size_t>(head)]);
+        } catch (const InputError& e) {
+            throw InputError("positional.slopes[" + std::to_string(head) + "]", e.what());
+        }
     }
     const auto [k, h] = defaultSlopeExponent(head, heads);
     if constexpr (ScalarOps<T>::exact) {
@@ -139,7 +143,11 @@ Matrix<T> absolutePositions(const PositionalSpec& spec, int n, int d) {
                 throw InputError("positional.table: is " + std::to_string(rows) + " x " +
                                  std::to_string(cols) + ", needs at least " +
                                  std::to_string(n + spec.offset) + " x " + std::to_string(d));
-            pe = spec.table.materialize<T>(rows, cols).middleRows(spec.offset, n);
+            try {
+                pe = spec.table.materialize<T>(rows, cols).middleRows(spec.offset, n);
+            } catch (const InputError& e) {
+                throw InputError("positional.table", e.what());
+            }
         }
         break;
     default:

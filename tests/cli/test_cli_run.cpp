@@ -156,6 +156,42 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    void overflowIsAnErrorNotNan_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("tokens");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("run, beyond float64")
+            << "run"
+            << R"j([["1e309", 1], [1, 1]])j"
+            << "tokens: [0][0]: about 1e309 is beyond the range of float64";
+        QTest::newRow("run, overflowing") << "run"
+                                          << "[[1e300, 1], [1, 1]]"
+                                          << "layers[0]: its output is not finite";
+        QTest::newRow("check, overflowing") << "check"
+                                            << "[[1e300, 1], [1, 1]]"
+                                            << "layers[0]: its output is not finite";
+    }
+    void overflowIsAnErrorNotNan() {
+        // Numbers that overflow float64 end in an error (exit 2), not in NaN maps and verdicts
+        // that hold with a null deviation.
+        QFETCH(QString, command);
+        QFETCH(QString, tokens);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("big.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString(R"j({"format": "attnlab-scenario", "version": 1, "precision": "float64",
+            "tokens": %1, "layers": [{"mixer": {"kind": "softmax"}}]})j")
+                    .arg(tokens)
+                    .toUtf8());
+        f.close();
+        const CliResult r = runCli({command, path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QVERIFY2(!r.out.contains("nan") && !r.out.contains("HOLDS"), r.out.constData());
+    }
+
     void presetsListsEveryBuiltin() {
         const CliResult r = runCli({"presets", "--json"});
         QCOMPARE(r.exitCode, 0);

@@ -160,6 +160,42 @@ private slots:
             QVERIFY(t.output.cwiseAbs().maxCoeff() <= 1e-309);
         });
     }
+
+    void valuesBeyondThePrecisionAreRefused() {
+        // 1e39 has no float: it is refused where it is converted, never computed as an infinity.
+        // Double holds it, and exact mode holds 1e309 too.
+        Matrix<Rational> x = Matrix<Rational>::Ones(2, 2);
+        x(1, 0) = Rational(1e39);
+        try {
+            (void)fromRational<float>(x);
+            QFAIL("1e39 became a float");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()),
+                     QString("[1][0]: 1e+39 is beyond the range of float32 (largest 3.4e+38)"));
+        }
+        QCOMPARE(fromRational<double>(x)(1, 0), 1e39);
+        QCOMPARE(ScalarOps<float>::fromRational(Rational(std::numeric_limits<float>::max())),
+                 std::numeric_limits<float>::max());
+        const Rational huge = parseRational("1e309");
+        QVERIFY_THROWS_EXCEPTION(InputError, (void)ScalarOps<double>::fromRational(huge));
+        QCOMPARE(ScalarOps<Rational>::fromRational(huge), huge);
+    }
+
+    void aComputationThatOverflowsIsAnError() {
+        // Finite inputs whose scores overflow: 1e300² in double, 1e30² in float. The forward
+        // pass refuses, naming the layer, rather than hand NaN weights to the views and checks.
+        everyPrecisionAndBackend(false, [&]<class T>(BackendChoice b) {
+            Matrix<Rational> x = Matrix<Rational>::Ones(3, 2);
+            x(2, 1) = parseRational(sizeof(T) == 4 ? "1e30" : "1e300");
+            try {
+                (void)run<T>(oneLayer(mixer(MixerSpec::Kind::Softmax)), x, b);
+                QFAIL(qPrintable(QString("%1-byte floats gave a result").arg(sizeof(T))));
+            } catch (const InputError& e) {
+                QVERIFY2(QString(e.what()).startsWith("layers[0]: its output is not finite"),
+                         e.what());
+            }
+        });
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNumerics)

@@ -205,6 +205,23 @@ private slots:
         QCOMPARE(compareMatrices<double>(a, b).ulps, 3L);
     }
 
+    void aNanNeverComparesWithinTolerance() {
+        // A NaN (or two equal infinities) is the largest deviation, not skipped by the maximum:
+        // a check that met one reads as failing, never as holding with a null deviation.
+        const Matrix<float> a = Matrix<float>::Constant(2, 2, 1.0f);
+        for (const float odd :
+             {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+            Matrix<float> b = a, c = a;
+            b(1, 0) = odd;
+            c(1, 0) = odd;
+            for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}, std::pair{b, c}}) {
+                const Deviation<float> d = compareMatrices<float>(x, y);
+                QCOMPARE(d.largest, std::numeric_limits<float>::infinity());
+                QCOMPARE(std::pair(d.row, d.col), std::pair(Eigen::Index(1), Eigen::Index(0)));
+            }
+        }
+    }
+
     void badParametersAreRefused() {
         const Scenario s = preset("batch-of-sequences");
         QVERIFY_THROWS_EXCEPTION(InputError, check(s, "tensor-parallel", {{"parts", 0}}));

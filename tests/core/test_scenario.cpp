@@ -96,7 +96,8 @@ private slots:
         const Scenario again = parseScenario(scenarioText(s));
         QVERIFY(again == s);
         QCOMPARE(scenarioText(again), scenarioText(s));
-        const Trace<double> t = Model<double>(s.model, s.d()).forward(s.tokens.materialize<double>());
+        const Trace<double> t =
+            Model<double>(s.model, s.d()).forward(s.tokens.materialize<double>());
         QCOMPARE(t.output.rows(), 5);
         QVERIFY(t.output.allFinite());
         // The final layernorm leaves every row with mean 0 and variance 1 (up to eps).
@@ -149,6 +150,24 @@ private slots:
             << "layers[0].mask: cells: custom mask is 1 x 1, expected 2 x 2";
         QTest::newRow("infinite") << R"j({"tokens": [["BIG", 0, 0], [1, 0, 0]]})j"
                                   << "not valid JSON";
+        // A value the precision cannot hold is refused where it is given, not computed with
+        // (an infinity in float mode, then NaN in every map); exact mode holds it.
+        QTest::newRow("beyond float64")
+            << R"j({"precision": "float64", "layers": [{"mixer": {"kind": "softmax"}}],
+                    "tokens": [[0, 0, 0], [1, 0, "1e309"]]})j"
+            << "tokens: [1][2]: about 1e309 is beyond the range of float64 (largest 1.8e+308)";
+        QTest::newRow("beyond float32")
+            << R"j({"precision": "float32", "layers": [{"mixer": {"kind": "softmax"},
+                    "wv": [[1, 0, 0], [0, 1e39, 0], [0, 0, 1]]}]})j"
+            << "layers[0].wv: [1][1]: 1e+39 is beyond the range of float32 (largest 3.4e+38)";
+        QTest::newRow("batch beyond float64")
+            << R"j({"precision": "float64", "layers": [{"mixer": {"kind": "softmax"}}],
+                    "batch": [[[1, "-2e400", 3]]]})j"
+            << "batch[0]: [0][1]: about -2e400 is beyond the range of float64";
+        QTest::newRow("slope beyond float32")
+            << R"j({"precision": "float32", "layers": [{"mixer": {"kind": "softmax"}}],
+                    "positional": {"kind": "alibi", "slopes": [1e39]}})j"
+            << "positional.slopes[0]: 1e+39 is beyond the range of float32";
         QTest::newRow("bad string number") << R"j({"tokens": [["x", 0, 0], [1, 0, 0]]})j"
                                            << "tokens[0][0]: 'x' is not a number";
         QTest::newRow("zero denominator") << R"j({"tokens": [["1/0", 0, 0], [1, 0, 0]]})j"
@@ -206,9 +225,8 @@ private slots:
         QTest::newRow("rope scaling")
             << R"j({"positional": {"kind": "rope", "scaling": {"type": "yarn", "factor": 2}}})j"
             << "positional.scaling.type: unknown RoPE scaling 'yarn' (linear, llama3)";
-        QTest::newRow("odd rotary dim")
-            << R"j({"positional": {"kind": "rope", "rotary_dim": 3}})j"
-            << "positional.rotary_dim: must be even";
+        QTest::newRow("odd rotary dim") << R"j({"positional": {"kind": "rope", "rotary_dim": 3}})j"
+                                        << "positional.rotary_dim: must be even";
         QTest::newRow("empty layers") << R"j({"layers": []})j"
                                       << "layers: must be a non-empty array";
         QTest::newRow("unknown mask") << R"j({"layers": [{"mask": {"kind": "diagonal"}}]})j"

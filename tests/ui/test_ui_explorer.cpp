@@ -187,6 +187,32 @@ private slots:
         QCOMPARE(w.document()->scenario(), before);
     }
 
+    void aValueThatOverflowsIsAnErrorNotAVerdict() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openSource("builtin:causal-model")); // float64
+        QVERIFY(waitForIdle(w));
+        const Scenario before = w.document()->scenario();
+        // Beyond float64: refused where it is typed, the tokens as they were.
+        typeIntoCell(w.tokensEditor(), 1, 0, "1e309");
+        QVERIFY2(w.errorText().contains("beyond the range of float64"), qPrintable(w.errorText()));
+        QCOMPARE(w.document()->scenario(), before);
+        // Within it, but the scores overflow: the views and every check say so, none holds.
+        typeIntoCell(w.tokensEditor(), 1, 0, "1e300");
+        QVERIFY(waitForIdle(w));
+        QVERIFY2(w.errorText().contains("layers[0]: its output is not finite"),
+                 qPrintable(w.errorText()));
+        QTreeWidget* tree = w.properties()->tree();
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            QVERIFY2(!tree->topLevelItem(i)->text(1).contains("holds"),
+                     qPrintable(tree->topLevelItem(i)->text(0)));
+        // Undo brings back the numbers and the verdicts.
+        w.document()->undoStack()->undo();
+        QVERIFY(waitForIdle(w));
+        QCOMPARE(w.document()->scenario(), before);
+        QVERIFY(w.errorText().isEmpty());
+    }
+
     void aPermutationUpdatesTheTransformedSide() {
         MainWindow w;
         w.show();

@@ -203,13 +203,10 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
             post(generation, [this, overview] { emit overviewReady(overview); });
         }
     } catch (const std::exception& e) {
+        // The checks run all the same: each then says whether it fails too (most will, for the
+        // same reason), rather than the panel keep the verdicts of the state before.
         const QString message = QString::fromStdString(e.what());
-        post(generation, [this, message] {
-            busy_ = false;
-            emit viewsFailed(message);
-            emit idle();
-        });
-        return;
+        post(generation, [this, message] { emit viewsFailed(message); });
     }
 
     const bool everyCheck = allChecks || (state.scenario.n() <= kAutomaticCheckLimit &&
