@@ -62,7 +62,8 @@ CheckSpec parseCheckArgument(const std::string& text) {
     if (colon == std::string::npos) return spec;
     std::string rest = text.substr(colon + 1);
     std::size_t start = 0;
-    while (start < rest.size()) {
+    // Each key=value once, none empty ("radius=1," or "radius=1,,x=2" leave one so).
+    while (start <= rest.size()) {
         // Values may be JSON lists ("offset=[1,2]"): split on commas outside brackets.
         std::size_t end = start;
         int depth = 0;
@@ -75,6 +76,8 @@ CheckSpec parseCheckArgument(const std::string& text) {
         if (eq == std::string::npos || eq == 0)
             throw InputError("--property " + text + ": expected key=value, got '" + item + "'");
         const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        if (spec.params.contains(key))
+            throw InputError("--property " + text + ": " + key + " is given twice");
         const auto parsed = nlohmann::json::parse(value, nullptr, false);
         spec.params[key] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
         start = end + 1;

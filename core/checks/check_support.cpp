@@ -16,6 +16,21 @@ long integerParam(const CheckRequest& request, const std::string& key, long fall
     return v.get<long>();
 }
 
+std::vector<long> integerList(const nlohmann::json& value, const std::string& key) {
+    if (value.is_array() && value.empty())
+        throw InputError(key, "an empty list checks nothing: give at least one integer");
+    std::vector<long> out;
+    for (const auto& v : value.is_array() ? value : nlohmann::json::array({value})) {
+        if (!v.is_number_integer())
+            throw InputError(key, "must be an integer or a list of integers, got " + v.dump());
+        if (v.is_number_unsigned() &&
+            v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<long>::max()))
+            throw InputError(key, v.dump() + " is too large");
+        out.push_back(v.get<long>());
+    }
+    return out;
+}
+
 long accumulationDepth(const Scenario& s) {
     return long(s.n() + s.d()) * long(s.model.layers.size());
 }

@@ -124,6 +124,9 @@ constexpr long kShrinkTokensUpTo = 10;
 /// Reads an integer parameter (default `fallback`), refusing values outside [lo, hi].
 long integerParam(const CheckRequest& request, const std::string& key, long fallback, long lo,
                   long hi);
+/// The integers an integer-or-list parameter `key` gives (`value`: one integer or a non-empty
+/// list of them), in the order given; refuses an empty list (it would check nothing, and hold).
+std::vector<long> integerList(const nlohmann::json& value, const std::string& key);
 /// The shape of every check: evaluate() calls Derived::evaluateIn<T>(request) in the scenario's
 /// scalar type.
 template <class Derived>

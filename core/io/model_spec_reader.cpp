@@ -336,7 +336,7 @@ PositionalSpec readPositional(const JsonReader& r) {
         r.at("kind").fail("unknown positional kind '" + kind +
                           "' (none, polynomial, sinusoidal, learned, rope, alibi)");
     }
-    if (r.has("offset")) p.offset = r.at("offset").integer(-kMaxTokens, kMaxTokens);
+    if (r.has("offset")) p.offset = r.at("offset").integer(-kMaxPositionOffset, kMaxPositionOffset);
     return p;
 }
 

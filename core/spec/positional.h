@@ -13,6 +13,9 @@
 
 namespace attnlab {
 
+/// How far positions may be offset: a scenario's positional.offset, a shift check's offsets.
+inline constexpr long kMaxPositionOffset = 1L << 16;
+
 /// The RoPE base when a scenario gives none.
 inline constexpr double kDefaultRopeBase = 10000;
 /// Whether `base` can be a RoPE base: a number greater than 1.

@@ -84,6 +84,40 @@ private slots:
         }
     }
 
+    void badCheckArgumentsAreRefusedByName_data() {
+        QTest::addColumn<QString>("argument"); // as `check --property` takes it
+        QTest::addColumn<QString>("message");
+        QTest::newRow("a key twice") << "locality:radius=1,radius=2"
+                                     << "--property locality:radius=1,radius=2: radius is given "
+                                        "twice";
+        QTest::newRow("a trailing comma") << "locality:radius=1,"
+                                          << "expected key=value, got ''";
+        // An empty list would check nothing and read as holding.
+        QTest::newRow("no offsets")
+            << "shift-invariance:offset=[]"
+            << "property shift-invariance: offset: an empty list checks nothing";
+        QTest::newRow("no queries") << "kv-cache:queries=[]"
+                                    << "property kv-cache: queries: an empty list checks nothing";
+        // Beyond a scenario's own offsets: float rounding of huge angles, or an overflowing sum.
+        QTest::newRow("a huge offset")
+            << "shift-invariance:offset=1000000000000000000"
+            << "offset: c = 1000000000000000000 is outside -65536..65536";
+        QTest::newRow("an offset beyond long")
+            << "shift-invariance:offset=[1, 18446744073709551615]"
+            << "offset: 18446744073709551615 is too large";
+    }
+    void badCheckArgumentsAreRefusedByName() {
+        QFETCH(QString, argument);
+        QFETCH(QString, message);
+        const Scenario s = loadScenario("builtin:rope-shift");
+        try {
+            (void)runChecks(s, {parseCheckArgument(argument.toStdString())}, 0);
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains(message), e.what());
+        }
+    }
+
     void panelChecksTakeTheWindowsParametersAndTheShift() {
         const Scenario s = loadScenario(std::string("builtin:") + kDefaultPreset);
         Transform t;

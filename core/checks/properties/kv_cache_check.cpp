@@ -21,12 +21,7 @@ std::vector<int> queriesOf(const CheckRequest& request, int n) {
     std::vector<int> queries{1, (n + 1) / 2};
     if (request.params.contains("queries")) {
         queries.clear();
-        const auto& q = request.params.at("queries");
-        for (const auto& v : q.is_array() ? q : nlohmann::json::array({q})) {
-            if (!v.is_number_integer())
-                throw InputError("queries",
-                                 "must be an integer or a list of integers, got " + v.dump());
-            const long m = v.get<long>();
+        for (const long m : integerList(request.params.at("queries"), "queries")) {
             if (m < 1 || m > n)
                 throw InputError("queries", "m = " + std::to_string(m) +
                                                 " is outside 1..n = " + std::to_string(n) +

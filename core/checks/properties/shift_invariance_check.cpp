@@ -18,17 +18,21 @@ const CheckParameter& offsetParameter() {
     return p;
 }
 
-// The `offset` parameter: an integer or a list of them.
+// The `offset` parameter: an integer or a list of them, each no farther than a scenario's own
+// positions may be offset (larger ones would check float rounding of huge angles, or overflow
+// the position once added to the scenario's offset).
 std::vector<long> offsetsOf(const CheckRequest& request) {
     const CheckParameter& p = offsetParameter();
-    const auto o = request.params.contains(p.name) ? request.params.at(p.name)
-                                                   : parameterValue(p, p.defaultValue);
-    std::vector<long> offsets;
-    for (const auto& v : o.is_array() ? o : nlohmann::json::array({o})) {
-        if (!v.is_number_integer())
-            throw InputError("offset: must be an integer or a list of integers");
-        offsets.push_back(v.get<long>());
-    }
+    const std::vector<long> offsets =
+        integerList(request.params.contains(p.name) ? request.params.at(p.name)
+                                                    : parameterValue(p, p.defaultValue),
+                    p.name);
+    for (const long c : offsets)
+        if (c < -kMaxPositionOffset || c > kMaxPositionOffset)
+            throw InputError(p.name, "c = " + std::to_string(c) + " is outside " +
+                                         std::to_string(-kMaxPositionOffset) + ".." +
+                                         std::to_string(kMaxPositionOffset) +
+                                         " (as far as a scenario's positions may be offset)");
     return offsets;
 }
 
