@@ -12,6 +12,7 @@
 #include <limits>
 #include <regex>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace attnlab {
@@ -169,17 +170,29 @@ NpyLayout readLayout(const std::string& bytes) {
     NpyLayout layout;
     const std::string header = headerText(bytes, layout);
     readDescr(header, layout);
-    layout.fortranOrder = std::regex_search(header, std::regex("'fortran_order':\\s*True"));
+    std::smatch order;
+    if (!std::regex_search(header, order, std::regex("'fortran_order':\\s*(True|False)\\b")))
+        throw InputError(".npy: the header's 'fortran_order' must be True or False");
+    layout.fortranOrder = order[1] == "True";
     readShape(header, layout);
     return layout;
 }
 
 // ---------- the entries ----------
 
+// An entry as a double, which holds it exactly: every integer up to 2^53 in magnitude, and a bool's
+// byte only as 0 or 1; anything else is refused rather than rounded (an exact scenario's weights
+// are read from these files as they are).
 template <class T>
 double load(const unsigned char* raw) {
     T value;
     std::memcpy(&value, raw, sizeof value);
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
+        constexpr T most = T(1) << 53;
+        if (value > most || (std::is_signed_v<T> && value < -most))
+            throw InputError(std::to_string(value) +
+                             " is an integer beyond 2^53, which a float64 cannot hold exactly");
+    }
     return static_cast<double>(value);
 }
 
@@ -190,7 +203,10 @@ double entryValue(const NpyLayout& layout, const char* p) {
     const bool isSigned = layout.kind == 'i';
     switch (layout.itemSize) {
     case 1:
-        return isSigned ? load<std::int8_t>(raw) : load<std::uint8_t>(raw); // bool: its byte
+        if (layout.kind == 'b' && raw[0] > 1)
+            throw InputError("a bool holds the byte " + std::to_string(raw[0]) +
+                             " (0 or 1 expected)");
+        return isSigned ? load<std::int8_t>(raw) : load<std::uint8_t>(raw);
     case 2:
         return isSigned ? load<std::int16_t>(raw) : load<std::uint16_t>(raw);
     case 4:
@@ -200,6 +216,10 @@ double entryValue(const NpyLayout& layout, const char* p) {
         if (layout.kind == 'f') return load<double>(raw);
         return isSigned ? load<std::int64_t>(raw) : load<std::uint64_t>(raw);
     }
+}
+
+std::string position(Eigen::Index i, Eigen::Index j) {
+    return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
 
 // The entries as a rows x cols matrix, whatever the order and byte order of the file.
@@ -216,16 +236,15 @@ Eigen::MatrixXd readEntries(const std::string& bytes, const NpyLayout& layout, l
     const char* p = bytes.data() + layout.dataOffset;
     for (std::size_t k = 0; k < entries; ++k, p += layout.itemSize) {
         const auto i = static_cast<long long>(k);
-        if (layout.fortranOrder)
-            m(i % rows, i / rows) = entryValue(layout, p);
-        else
-            m(i / cols, i % cols) = entryValue(layout, p);
+        const long long row = layout.fortranOrder ? i % rows : i / cols,
+                        col = layout.fortranOrder ? i / rows : i % cols;
+        try {
+            m(row, col) = entryValue(layout, p);
+        } catch (const InputError& e) {
+            throw InputError(".npy: entry " + position(row, col) + ": " + e.what());
+        }
     }
     return m;
-}
-
-std::string position(Eigen::Index i, Eigen::Index j) {
-    return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
 
 std::string numberText(double v) {

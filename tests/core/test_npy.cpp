@@ -172,6 +172,13 @@ private slots:
                                       "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }",
                                       rawBytes<std::int64_t>({1, 2, 3, 4, 5, 6})))
                                << m23;
+        Eigen::MatrixXd edges(1, 2); // the largest integers a float64 holds exactly
+        edges << -9007199254740992.0, 9007199254740992.0;
+        QTest::newRow("int64 at ±2^53")
+            << QByteArray::fromStdString(npyFile(
+                   "{'descr': '<i8', 'fortran_order': False, 'shape': (1, 2), }",
+                   rawBytes<std::int64_t>({-(std::int64_t(1) << 53), std::int64_t(1) << 53})))
+            << edges;
         Eigen::MatrixXd negative(1, 2);
         negative << -7, 2147483647;
         QTest::newRow("int32") << QByteArray::fromStdString(npyFile(
@@ -303,6 +310,18 @@ private slots:
             << row(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }",
                            rawBytes<float>({1, 2, 3, -std::numeric_limits<float>::infinity()})))
             << "entry (1, 1) is not finite";
+        // Read exactly or not at all: an exact scenario's weights come from these files.
+        QTest::newRow("int64 beyond 2^53")
+            << row(npy2x2<std::int64_t>("<i8", {1, 0, (std::int64_t(1) << 53) + 1, 1}))
+            << "entry (1, 0): 9007199254740993 is an integer beyond 2^53";
+        QTest::newRow("uint64 beyond 2^53")
+            << row(npy2x2<std::uint64_t>("<u8", {1, ~std::uint64_t(0), 0, 1}))
+            << "entry (0, 1): 18446744073709551615 is an integer beyond 2^53";
+        QTest::newRow("bool byte 2") << row(npy2x2<std::uint8_t>("|b1", {1, 0, 0, 2}))
+                                     << "entry (1, 1): a bool holds the byte 2";
+        QTest::newRow("fortran_order neither True nor False")
+            << row(npyFile("{'descr': '<f8', 'fortran_order': Maybe, 'shape': (2, 2), }", four))
+            << "'fortran_order' must be True or False";
     }
     void malformedRefused() {
         QFETCH(QByteArray, file);
@@ -368,8 +387,8 @@ private slots:
                                << "entry (1, 0) is 2; a mask holds 0/1";
         QTest::newRow("int -1") << row(npy2x2<std::int64_t>("<i8", {1, -1, 0, 0}))
                                 << "entry (0, 1) is -1";
-        QTest::newRow("bool byte 2")
-            << row(npy2x2<std::uint8_t>("|b1", {1, 0, 0, 2})) << "entry (1, 1) is 2";
+        QTest::newRow("bool byte 2") << row(npy2x2<std::uint8_t>("|b1", {1, 0, 0, 2}))
+                                     << "entry (1, 1): a bool holds the byte 2";
         QTest::newRow("float 0.5")
             << row(npy2x2<float>("<f4", {1, 0.5f, 0, 0})) << "entry (0, 1) is 0.5";
         QTest::newRow("NaN") << row(npy2x2<double>("<f8", {1, 0, 0, std::nan("")}))
