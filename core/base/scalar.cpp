@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string>
 
@@ -17,6 +19,25 @@ namespace attnlab {
 namespace {
 constexpr EnumName<Precision> kPrecisionNames[] = {
     {Precision::Float32, "float32"}, {Precision::Float64, "float64"}, {Precision::Exact, "exact"}};
+
+// GMP's own allocation functions abort the process when memory runs out ("GNU MP: Cannot allocate
+// memory"), so exact arithmetic on too large an input killed the program. These are the same
+// malloc, realloc and free (numbers allocated before they are installed stay compatible), but
+// throw std::bad_alloc instead, which the CLI and the explorer report as running out of memory.
+// A failed realloc leaves the number as it was.
+void* gmpAllocate(std::size_t size) {
+    if (void* p = std::malloc(size)) return p;
+    throw std::bad_alloc();
+}
+void* gmpReallocate(void* old, std::size_t, std::size_t size) {
+    if (void* p = std::realloc(old, size)) return p;
+    throw std::bad_alloc();
+}
+void gmpFree(void* p, std::size_t) {
+    std::free(p);
+}
+[[maybe_unused]] const bool gmpThrowsWhenOutOfMemory =
+    (mp_set_memory_functions(gmpAllocate, gmpReallocate, gmpFree), true);
 } // namespace
 
 std::string_view precisionName(Precision p) {

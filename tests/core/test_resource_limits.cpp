@@ -30,6 +30,15 @@ private slots:
         QCOMPARE(mapBytes(withTokens(1000, Precision::Float32), 1), 2ull * 1000 * 1000 * 4);
         QCOMPARE(mapBytes(withTokens(1000, Precision::Float64, 2), 2),
                  2ull * 2 * 2 * 1000 * 1000 * 8);
+        // Exact entries at what they were measured to take, not a rational's bare 32 bytes: an
+        // exact run at n = 8000 is refused (it would need some 30 GB), one at 4000 starts.
+        QCOMPARE(mapBytes(withTokens(1000, Precision::Exact), 1), 2ull * 1000 * 1000 * 256);
+        QVERIFY(!test::inputErrorOf([&] {
+                     checkMapMemory(withTokens(8000, Precision::Exact), 1);
+                 }).isNull());
+        QVERIFY(test::inputErrorOf([&] {
+                    checkMapMemory(withTokens(4000, Precision::Exact), 1);
+                }).isNull());
     }
 
     void oversizedMapsAreRefusedBeforeAllocating() {
