@@ -56,6 +56,8 @@ TokenSpec readCheckpointTokens(const JsonReader& r, const CheckpointRef& checkpo
             values.push_back(ids.at(i).integer(0, 1L << 30));
         tokens = checkpointTokens(checkpoint, std::move(values));
     } catch (const InputError& e) {
+        // A message that names the tokens already (or a path under them) passes as it is.
+        if (std::string_view(e.what()).starts_with(r.path())) throw;
         r.fail(e.what());
     }
     if (r.has("labels")) {
@@ -199,6 +201,8 @@ Scenario parseScenario(std::string_view text, const std::filesystem::path& direc
 }
 
 Scenario loadScenarioFile(const std::filesystem::path& path) {
+    if (std::error_code ec; std::filesystem::is_directory(path, ec))
+        throw InputError(path.string() + ": is a directory, not a scenario file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path.string() + ": cannot open the file");
     std::ostringstream text;

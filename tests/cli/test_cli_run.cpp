@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QTemporaryDir>
@@ -126,6 +127,8 @@ private slots:
             << QStringList{"run", "builtin:causal-model", "--fast"} << 2 << "unknown option --fast";
         QTest::newRow("missing file")
             << QStringList{"run", "/nonexistent.json"} << 2 << "cannot open";
+        QTest::newRow("a directory")
+            << QStringList{"run", QDir::tempPath()} << 2 << "is a directory, not a scenario file";
         QTest::newRow("unknown preset")
             << QStringList{"run", "builtin:nope"} << 2 << "no such built-in";
         QTest::newRow("bad backend")

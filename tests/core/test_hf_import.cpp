@@ -198,6 +198,18 @@ private slots:
         const QString message = inputErrorOf([&] { importScenario(request); });
         QVERIFY2(message.contains(fragment), qPrintable("message was: " + message));
     }
+
+    void aScenariosIdOutsideTheVocabularyIsNamedOnce() {
+        QTemporaryDir dir;
+        const std::filesystem::path model = copyOf(dir, "gpt2");
+        const json doc = {{"format", "attnlab-scenario"},
+                          {"version", 1},
+                          {"precision", "float32"},
+                          {"checkpoint", {{"path", model.string()}}},
+                          {"tokens", {{"ids", {1, 2, 512}}}}};
+        const QString message = inputErrorOf([&] { parseScenario(doc.dump()); });
+        QCOMPARE(message, QString("tokens: id 512 is not in the vocabulary (512 tokens)"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHfImport)
