@@ -118,6 +118,11 @@ Model<T>::Model(const ModelSpec& spec, int d, BackendChoice backend)
         if (layer.mlp) w.mlp.emplace(*layer.mlp, width, path + ".mlp");
         if (layer.mixer.kind == MixerSpec::Kind::Ssm && !layer.mask.isAll())
             throw InputError(path + ".mask", "mixer ssm takes no mask other than all");
+        if (spec.positional.kind == PositionalSpec::Kind::Rope &&
+            spec.positional.rotaryDim > p / layer.heads)
+            throw InputError("positional.rotary_dim",
+                             std::to_string(spec.positional.rotaryDim) + " is wider than a head (" +
+                                 std::to_string(p / layer.heads) + ") in " + path);
         if (spec.positional.kind == PositionalSpec::Kind::Alibi &&
             !spec.positional.slopes.empty() &&
             static_cast<int>(spec.positional.slopes.size()) != layer.heads)

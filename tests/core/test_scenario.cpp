@@ -225,6 +225,10 @@ private slots:
         QTest::newRow("rope scaling")
             << R"j({"positional": {"kind": "rope", "scaling": {"type": "yarn", "factor": 2}}})j"
             << "positional.scaling.type: unknown RoPE scaling 'yarn' (linear, llama3)";
+        QTest::newRow("rotary dim wider than a head")
+            << R"j({"precision": "float64", "layers": [{"mixer": {"kind": "softmax"}}],
+                    "positional": {"kind": "rope", "rotary_dim": 4}})j"
+            << "positional.rotary_dim: 4 is wider than a head (3) in layers[0]";
         QTest::newRow("odd rotary dim") << R"j({"positional": {"kind": "rope", "rotary_dim": 3}})j"
                                         << "positional.rotary_dim: must be even";
         QTest::newRow("empty layers") << R"j({"layers": []})j"
