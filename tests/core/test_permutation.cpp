@@ -207,6 +207,14 @@ private slots:
         QVERIFY2(message.contains(fragment), qPrintable(message));
     }
 
+    void controlCharactersInARefusedTextAreWrittenOut() {
+        // A NUL would end the message where it is printed, an escape would reach the terminal.
+        const QString message = inputErrorOf(
+            [&] { Permutation::fromCycles(std::string("(0 2)\0(1\x1b[2J 2)", 15), 4); });
+        QCOMPARE(message,
+                 QString("cycle notation '(0 2)\\x00(1\\x1B[2J 2)': expected '(' at position 5"));
+    }
+
     void random() {
         for (int n : {0, 1, 2, 7, 20}) {
             const Permutation a = Permutation::random(n, 42), b = Permutation::random(n, 42);
