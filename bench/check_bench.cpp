@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-check-bench: what each part of the explorer's answer to an edit costs on its own, in
 // one run (never a test verdict). On the UI benchmark's scenario (n = 256, d = 32, one causal
 // softmax layer in float32; --n changes n) it times the side-by-side views and each of the

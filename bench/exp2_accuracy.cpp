@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kernels' 2^x (softmax_column.h) against exp2 in long double, compiled for one variant of
 // the kernels (with the kernel-parts bench, kernel_parts.h): over every float in [-127, 8.5] at
 // the shift 0, every K-th float at the whole shifts 31, -1000 and 65536 (each added to the shift

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused CPU kernel's parts timed alone (kernel_parts_bench.cpp, compiled for one variant of
 // the kernels), and its 2^x's accuracy (exp2_accuracy.cpp), called by kernel_parts_main.cpp once
 // the processor is known to run it.

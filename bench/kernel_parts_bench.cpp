@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused CPU kernel's parts alone, on one thread, in float, on the vectors of the instruction
 // set this executable is compiled for (one executable per variant of the kernels): how close to
 // the one-core FMA peak each part runs when nothing else costs anything, and so how far the whole

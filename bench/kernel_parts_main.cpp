@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-kernel-parts-<variant>'s entry, compiled like the rest of the program: the parts
 // (kernel_parts_bench.cpp) are compiled for the variant, so they run only where the processor has
 // its instructions (checked as kernel_dispatch.cpp checks them); elsewhere it says so and exits

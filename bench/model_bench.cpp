@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-model-bench: what opening a Hugging Face checkpoint costs, in one run (never a test
 // verdict). For a checkpoint directory and a token count it times, on the wall clock: importing
 // (config, index, tensor headers), building the model (every layer's weights read from the

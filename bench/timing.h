@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timing both benchmark executables use: a function run `warmup` times, then `repeat` times
 // on the wall clock, summarised by median and minimum in milliseconds.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-ui-bench: how fast the explorer answers, measured in one run (never a test verdict).
 //  - edit to views and verdicts at n = 256: a token edit through the document until the worker
 //    has delivered the new views and every automatic verdict;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The project's target helpers: every library and executable gets its warnings, the include
 # root (files include "core/spec/mask.h", "ui/views/heatmap_view.h"), with ATTNLAB_ARCH its
 # -march and, for libraries, an attnlab:: alias from here, so no target writes them itself.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The optional accelerated backends (design.md, Backends; style.md: optional dependencies said
 # out loud). Each is AUTO (built when found), ON (required: not found is a configure error) or
 # OFF, is announced at configure time, and sets one compile definition on the backend layer

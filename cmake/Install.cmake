@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What `cmake --install` puts where (README, Install), in the GNU layout under the prefix:
 #   bin/attnlab-cli, bin/attnlab                       the executables
 #   share/applications/<id>.desktop                    the explorer's desktop entry (Exec attnlab %f)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A man page made from a program's --help and --version by help2man (run as a script at build
 # time, from cmake/Install.cmake):
 #   cmake -DHELP2MAN=<help2man> -DPROGRAM=<exe> -DOUTPUT=<file.1> -DINCLUDE=<file.h2m>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian package (README, Install): `cpack -G DEB` in the build directory writes
 # attnlab_<version>_<arch>.deb with what cmake/Install.cmake installs, under /usr. Its Depends
 # are computed by dpkg-shlibdeps from the libraries the executables link (Qt 6, QCustomPlot,

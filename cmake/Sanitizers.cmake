@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Reliability builds (README, Reliability). Both are off by default and meant for their own
 # build directories:
 #   ATTNLAB_SANITIZE  AddressSanitizer + UndefinedBehaviorSanitizer on every C++ target (not CUDA

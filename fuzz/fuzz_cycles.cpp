@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the cycle-notation parser: the first byte chooses n in 0..63, the rest is the text. An
 // accepted permutation prints as cycles that parse back to the same permutation.
 #include "fuzz_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the config.json reader: any text is refused with an InputError or gives a config whose
 // sizes are positive and consistent (heads divisible by key/value heads, rotated dimensions
 // even and within a head).

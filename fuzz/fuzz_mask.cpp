@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the mask expression reader (the "mask" of a layer: kinds combined with and/or/not):
 // the first byte chooses n in 1..16, the rest is placed as the mask of a one-layer scenario of
 // n tokens. An accepted mask must survive save -> load and build into an n x n matrix.

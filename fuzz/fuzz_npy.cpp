@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the .npy importer: any bytes are refused with an InputError or give a non-empty matrix
 // of finite numbers, which written back as .npy reads back identically.
 #include "fuzz_support.h"

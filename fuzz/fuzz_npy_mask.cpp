@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the .npy mask reader: any bytes are refused with an InputError or give a non-empty
 // mask, which written back as a bool .npy reads back identically and, as numbers, is the 0/1
 // matrix of the same cells.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the safetensors reader: any bytes are refused with an InputError or give a file whose
 // every tensor reads, as double and as float, to its stated shape of finite numbers or is
 // refused with an InputError.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the scenario loader: any text is either refused with an InputError or gives a valid
 // scenario whose saved text reads back as the same scenario.
 #include "fuzz_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared by the libFuzzer targets: the input as text, and what counts as a finding. A refusal
 // must be an InputError; any other exception escapes LLVMFuzzerTestOneInput and aborts, which
 // libFuzzer records as a crash, as it does a sanitizer report, a timeout or an over-large

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the CSV / clipboard table reader: any text is refused with an InputError or gives a
 // non-empty matrix.
 #include "fuzz_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the byte-level BPE tokenizer. An input starting with '{' is read as a tokenizer.json:
 // it is refused with an InputError or encodes a sample text into ids that decode and label.
 // Any other input is text, encoded by a seed tokenizer with the GPT-2, Llama 3 or Qwen2 pattern

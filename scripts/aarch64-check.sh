@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Proves the default build is not tied to x86-64: cross-compiles the core and attnlab-cli for
 # aarch64 with Debian's cross toolchain (cmake/toolchains/aarch64-linux-gnu.cmake) and runs the
 # result under qemu-user on a preset and a check. Installs what it needs, including the arm64

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The two set-up commands of the README: installs what is missing on Debian 12 (as root, or via
 # sudo), configures and builds into build/, then either runs the main job or the whole test suite.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The coefficients of Exp2Steps<float>::nearZero (core/backend/cpu/softmax_column.h): the
 degree-5 polynomial p(r) = 1 + c1·r + ... + c5·r^5 with the least largest relative error to 2^r
 over |r| <= 1/2, by Lawson's iteratively reweighted least squares on Chebyshev points. Each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets in the reliability build (CMakePresets.json: clang, ASan + UBSan,
 # no UI; build-reliability/) and runs each for a given time on a scratch copy of its seed corpus
 # (fuzz/corpus/<target>/, which stays untouched).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The GPU checks of the CUDA backend, for a machine with an NVIDIA GPU and the CUDA toolkit
 # (nvcc, compute-sanitizer) besides the packages of scripts/attnlab.sh; CI has no GPU and does
 # not run this. In order, each step's output under OUT_DIR (default gpu-check-out/):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks what a build installs (cmake/Install.cmake) and packages (cmake/Package.cmake): installs
 # it into a staging directory (DESTDIR, prefix /usr), validates the desktop entry and the
 # AppStream metadata, runs the installed attnlab-cli and draws the installed explorer under Xvfb

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Starts the explorer in a real X server (Xvfb) on a scenario (default: the default scenario), lets
 # it compute its views and verdicts, and saves the window as a PNG. Used for the README picture.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The verdict every built-in preset must give for each property it lists: one table, used by the
 // CLI test (attnlab-cli check --json) and the explorer test (the property panel).
 #pragma once

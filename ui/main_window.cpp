@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer window and its wiring.
 #include "ui/main_window.h"
 

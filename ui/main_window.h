@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer window: input editors on the left, side-by-side views in the centre, verdicts and
 // the scenario's notes on the right; menus for files, recent files, presets, undo/redo and export;
 // window state remembered between runs. It wires the document, the worker and the panels together.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's menus: File (open, save, recent, exports), Edit (undo, cancel), View
 // (editors panel, presentation mode), Presets and Help.
 #include "ui/main_window.h"

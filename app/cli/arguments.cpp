@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Arguments: parsing and validation of one subcommand's arguments.
 #include "arguments.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A small, strict command-line parser for attnlab-cli subcommands: declared flags and options,
 // positionals, `--help`; anything else is a usage error (exit status 2).
 #pragma once

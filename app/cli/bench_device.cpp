@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The accelerator half of `attnlab-cli bench` (bench_device.h).
 #include "bench_device.h"
 

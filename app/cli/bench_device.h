@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli bench --backend opencl|cuda[:N]`: an accelerator's whole-layer kernel timed
 // end to end (upload, kernel, download), in TFLOP/s and, on a GPU, as a fraction of its float32
 // peak, which its probe kernel measures in the same run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The pieces both halves of `attnlab-cli bench` share.
 #include "bench_support.h"
 

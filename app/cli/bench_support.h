@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What both halves of `attnlab-cli bench` share: reading --mask, timing runs (median, fastest,
 // CPU seconds), and printing a JSON number that may be null.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli check`: run property checks on a scenario's numbers (cli.md).
 #include "arguments.h"
 #include "commands.h"

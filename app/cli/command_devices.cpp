@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli devices`: every backend and device with its selector and features.
 #include "arguments.h"
 #include "commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli import`: a Hugging Face checkpoint and some text (or token ids) as a scenario
 // file that refers to the checkpoint (cli.md).
 #include "arguments.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli presets`: the built-in scenarios.
 #include "arguments.h"
 #include "commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli run`: compute a scenario and print its traces (cli.md).
 #include "arguments.h"
 #include "commands.h"

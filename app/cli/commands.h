@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The subcommands of attnlab-cli. Each returns the process exit status (0 success, 1 a check
 // failed, 2 bad input or usage) and writes results to `out`, messages to `err`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-cli: the headless face of the AttnLab core (cli.md). Dispatches to a subcommand and
 // turns errors into messages and exit statuses (2 for bad input or usage); --version prints the
 // project version.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab: the explorer window, opened on the default scenario, on the file (or builtin:NAME)
 // given as the first argument, or on a Hugging Face checkpoint (--model DIR [--text "..."]),
 // optionally showing a decode step (--decode M[:top-left]). --help

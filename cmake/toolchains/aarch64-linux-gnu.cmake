@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Cross-compiling for 64-bit ARM Linux with Debian's cross toolchain (g++-aarch64-linux-gnu) and
 # the arm64 libraries of a multiarch system (libgmp-dev:arm64, libpng-dev:arm64): the core and
 # attnlab-cli (-DATTNLAB_BUILD_UI=OFF). scripts/aarch64-check.sh builds with it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Host-side preparation and support rules shared by the OpenCL and CUDA backends.
 #include "core/backend/accelerator.h"
 

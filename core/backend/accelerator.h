@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the OpenCL and CUDA devices share on the host: one head's task, and one layer's over a
 // batch of sequences, as the plain numbers the kernels take (shared/attention_rows.inc), the
 // limits a device is judged by, the work-group size of the fused kernel, the assembly of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What every backend shares: finding a device by its index.
 #include "core/backend/backend.h"
 

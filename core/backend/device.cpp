@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What every device shares: its kind's name, its selector, and the defaults of what only the
 // CPU device computes.
 #include "core/backend/device.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Encoding mask expressions as kernel programs, and the CPU evaluation of the shared evaluator.
 #include "core/backend/mask_program.h"
 

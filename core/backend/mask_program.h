@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A mask expression (mask.h) encoded for a kernel: a postfix program of (op, a, b) triples and a
 // data array, evaluated per (query, key) by shared/mask_eval.inc, the same code on the CPU, in
 // OpenCL and in CUDA. Structured kinds are a few integers; only `custom` carries its cells (one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The backends compiled in, the choice of a device, and the dispatch of layers and heads with
 // fallback to the CPU.
 #include "core/backend/registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The registry of backends compiled into this build (CUDA, OpenCL, CPU; the CPU always last),
 // each with its devices, and the dispatch of the forward pass: a whole layer to the device that
 // computes layers (the CPU's fused kernels, an accelerator's layer kernel), else each head to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The request a head task makes of a device.
 #include "core/backend/request.h"
 

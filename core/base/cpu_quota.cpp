@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading the control group's CPU quota (cpu_quota.h).
 #include "core/base/cpu_quota.h"
 

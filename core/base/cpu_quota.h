@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The processors' time a process may use under a Linux control group's CPU quota. A container
 // started with `--cpus=2` on a 64-processor host sees 64 processors but gets the time of 2;
 // OpenMP counts processors, and 64 threads sharing the time of 2 wait for each other at every

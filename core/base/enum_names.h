@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Enums written as words (precisions, backends, device kinds): one table per enum gives both
 // directions, so a name and its parsing cannot drift apart.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one exception type for bad input: a message that names what is wrong and, when the
 // input came from a file, the JSON path of the offending value.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Looking an entry of a registry (backends, property checks) up by its name.
 #pragma once
 

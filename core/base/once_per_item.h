@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Items made on their first use by whichever thread asks first, the others asking meanwhile
 // waiting for it: the CPU kernels pack a head's key and value blocks this way when each task reads
 // only a few of them (a window), so that a block is packed right before the tasks that read it.

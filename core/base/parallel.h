@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One level of CPU parallelism for the kernels and the property sweeps: a parallel loop over
 // independent work items (OpenMP when built with it, else serial) that never nests: called
 // from inside a parallel region it runs serially on the calling thread. An exception thrown by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs a generic lambda with the scalar type that a runtime Precision names:
 // withScalar(p, [&]<class T>() { ... }) so callers write one template, not three branches.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The process-wide settings of process_tuning.h.
 #include "core/base/process_tuning.h"
 

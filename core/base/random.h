@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seeded pseudo-random numbers that are identical on every machine and compiler
 // (std::normal_distribution is not), for generators, random weights and sampled checks.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Rational parsing, printing and rounding to double, and the refusals of exact mode.
 #include "core/base/scalar.h"
 

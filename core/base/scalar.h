@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scalar types AttnLab computes in and the Eigen typedefs every core file uses.
 // `float`, `double` and `Rational` (GMP's mpq_class) share one code path: numerical code is
 // written once as templates over the scalar, and the few operations that only exist for

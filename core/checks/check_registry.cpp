@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The registry of property checks (cli.md's order), parsing `--property` arguments, and running
 // a scenario's checks.
 #include "core/checks/check_registry.h"

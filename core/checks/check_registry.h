@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The registry of every property check (cli.md's property table): finding one by name, parsing
 // `--property NAME:key=value,...`, and running a scenario's checks in order.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared check helpers: integer parameters, cancellation, what breaks equivariance.
 #include "core/checks/check_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pieces every check shares: evaluating in the scenario's scalar type (TypedCheck), the model and
 // tokens of a scenario in scalar type T, the accumulation depth behind tolerances, parameter
 // reading, the batch the batch properties run along.

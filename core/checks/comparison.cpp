@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Entry-wise comparison and tolerances.
 #include "core/checks/comparison.h"
 

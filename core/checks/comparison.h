@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Comparing two results entry by entry with a tolerance derived from the precision and the
 // magnitudes involved: exact mode compares exactly; float modes allow rounding only.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Causes that name layers, grouped by what they say.
 #include "core/checks/layer_causes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The causes a report's explanation names, where many layers share one: such a cause is named
 // once, with the layers in runs ("the masks of layers 0–11 (causal) are fixed"), where the first
 // of them stands, instead of once per layer.

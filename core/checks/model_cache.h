@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The models of one scenario, built once for the checks that run on it together (the CLI's
 // `check`, the GUI's run of a scenario's checks) instead of once per check: a model of a
 // checkpoint takes a while to read. Models are immutable once built; the cache is thread-safe.

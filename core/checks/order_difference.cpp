@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // An order difference's JSON form.
 #include "core/checks/order_difference.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How two evaluations that are equal in exact arithmetic and differ only in the order of their
 // sums (a split into parts, a batch) differ: not at all, by rounding, or by more; with its JSON
 // form in a report (cli.md).

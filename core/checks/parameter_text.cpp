@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Check parameters as typed text.
 #include "core/checks/parameter_text.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A check parameter's value written as text, as the window's parameter form takes and shows it:
 // "5", "1, 7, 5" (or "[1,7,5]") for a list, a word. The values are the JSON a scenario's checks
 // and `--property NAME:key=value` give (cli.md, "Property names and parameters").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The property-check interface's shared path (parameters, not applicable) and its help line.
 #include "core/checks/property_check.h"
 

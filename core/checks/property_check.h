@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The interface every property check implements (the registry of all of them:
 // check_registry.h). A check declares its parameters, may say why it does not apply to a scenario,
 // and evaluates on the scenario's actual numbers in its precision.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A report's JSON form (cli.md) and the names of verdicts.
 #include "core/checks/property_report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a property check returns (properties.md §3): the verdict, the largest deviation, the
 // tolerance and why, what was checked, the typed witness (and its shrunk form) and the cause.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Building a property report step by step.
 #include "core/checks/report_builder.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Building a property report: settling the verdict on a deviation against the precision's
 // tolerance (and, for evaluations that differ only in the order of their sums, labelling the
 // difference), what was checked, the witness when it fails, the explanation.

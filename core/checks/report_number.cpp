@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A report number's double value, JSON form and text.
 #include "core/checks/report_number.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A number a property report carries (its largest deviation, its tolerance): the exact rational
 // a check computed in exact mode, a double in float modes, or none when the property does not
 // apply; with its JSON form (cli.md) and its text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A typed witness and its JSON form.
 #include "core/checks/witness.h"
 

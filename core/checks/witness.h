@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A property's witness, typed: where it lies on the explorer's maps (which map, layer, head, row
 // and column), filled in by the check that found it, and the values it compares. Its JSON form is
 // cli.md's `witness` object; each check keeps the keys it names its position with.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a Decode transformation's step.
 #include "core/explore/decode_transform.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The decode step a Decode transformation asks for, with its mask file read (an m x n .npy).
 #pragma once
 

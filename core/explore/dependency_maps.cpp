@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a report's 0/1 dependency rows into matrices.
 #include "core/explore/dependency_maps.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The dependency maps a locality or causality report carries (details.dependency_map, the
 // measured one, and details.bound_map, the one the masks imply) as matrices a view draws, and
 // their difference: where the measurement leaves the bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pooling a view to the plot's pixels with the CPU's max-pool kernel.
 #include "core/explore/display_pooling.h"
 

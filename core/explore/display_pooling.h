@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A matrix fitted to the cells a plot has pixels for: a view with more rows or columns than
 // pixels would drop whole rows when scaled down (a one-token band of a 2048² map vanishes), so
 // it is max-pooled to at most one cell per pixel, keeping peaks, as side_by_side.h pools maps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exact values of tokens and weights, and table edits.
 #include "core/explore/editable_values.h"
 

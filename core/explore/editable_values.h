@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The numbers the explorer's editors show and edit, as exact values: the tokens and weights the
 // model computes with (floats by their decimals, so that editing a cell keeps the others as
 // shown), and the matrices that resizing or pasting into a table makes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The checks an explorer edit passes before it is accepted, and the decode step's m fitted to n.
 #include "core/explore/explorer_input.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Whether the explorer can compute a scenario with a transformation, checked before an edit is
 // accepted so that a refused edit changes nothing, and the transformation following the tokens.
 #pragma once

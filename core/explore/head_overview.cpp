@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pooling every head's weights to a thumbnail.
 #include "core/explore/head_overview.h"
 

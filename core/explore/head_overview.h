@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every layer and head of a side at a glance: each head's attention weights pooled to a small
 // thumbnail (display_pooling.h keeps the peaks), computed with the views so that the explorer's
 // overview grid only paints them.

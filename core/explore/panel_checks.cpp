@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The property panel's checks and their parameters.
 #include "core/explore/panel_checks.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The positional term on its own and a row of scores against the key-minus-query offset.
 #include "core/explore/positional_term.h"
 

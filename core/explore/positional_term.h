@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The positional information of a scenario on its own, as the explorer's Positions page draws it:
 // the table an absolute method adds to the tokens, the bias ALiBi adds to one head's scores, or
 // the angles RoPE rotates one head's query and key pairs by; and one row of a head's scores

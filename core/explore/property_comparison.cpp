@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Choosing and computing the comparison each property is drawn with.
 #include "core/explore/property_comparison.h"
 

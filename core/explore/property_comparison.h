@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which comparison the explorer draws for a property, so that the three columns show what the
 // check compares: f(P X) beside P f(X) for equivariance, S beside Sᵀ for logit symmetry, the
 // shifted positions for shift invariance, the witness's perturbed token for locality and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Estimating memory and exact-arithmetic cost before computing.
 #include "core/explore/resource_limits.h"
 

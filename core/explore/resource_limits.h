@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a computation will hold in memory and how costly exact arithmetic will be, estimated from
 // the scenario before anything is allocated, so that an impossible request is refused with its
 // size named instead of exhausting the machine.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Running a scenario and reporting the traces as JSON or text.
 #include "core/explore/run_report.h"
 

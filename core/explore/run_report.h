@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The result of running a scenario (original input and, when a permutation is set, the permuted
 // input; when asked, a decode step against a KV cache beside the full pass) as the JSON of
 // cli.md's `run --json` and as readable text. The CLI prints these; the GUI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Computing the original and transformed sides of a scenario and their difference for drawing.
 #include "core/explore/side_by_side.h"
 

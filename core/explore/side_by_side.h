@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer's picture of a scenario: the original input's maps and outputs, the same for the
 // transformed input, and the difference f(T x) - T f(x), per layer and head. Values are converted
 // to double for drawing, with each entry's exact text kept in exact mode; maps larger than the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The byte-level BPE model: the byte alphabet and the merge loop (a priority queue of candidate
 // merges, lowest rank then leftmost first, stale entries skipped, as tokenizers' Word::merge_all).
 #include "core/io/bpe_model.h"

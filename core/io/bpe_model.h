@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The BPE model of a byte-level tokenizer: a pre-token's bytes become one symbol each, and the
 // ranked merges join neighbouring symbols, lowest rank first, as Hugging Face's BPE does.
 #pragma once

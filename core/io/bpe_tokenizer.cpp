@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // BpeTokenizer: reads a tokenizer.json and runs Hugging Face's encoding steps in order: added
 // tokens split out of the raw text, the normaliser, the pre-tokenizer's splits and byte mapping,
 // and the BPE model on each piece.

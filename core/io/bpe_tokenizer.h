@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Byte-level BPE tokenisation read from a Hugging Face tokenizer.json (GPT-2, Llama 3, Qwen2):
 // the same ids as the Hugging Face tokenizer without its post-processor (add_special_tokens
 // false), readable token strings for axis labels, and decoding back to text.

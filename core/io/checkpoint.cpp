@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Checkpoint: a directory's safetensors files behind one TensorSource.
 #include "core/io/checkpoint.h"
 

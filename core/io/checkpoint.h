@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A Hugging Face checkpoint directory's tensors: DIR/model.safetensors, or the shards that
 // DIR/model.safetensors.index.json names in its weight_map. Opening maps the files and reads
 // their headers only; rows are converted when asked for (core/io/safetensors.h).

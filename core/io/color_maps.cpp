@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The colour stops of viridis and the diverging scale, and their interpolation.
 #include "core/io/color_maps.h"
 

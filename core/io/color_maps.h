@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The colour maps heatmaps are drawn in, one table for the PNG writer and the explorer: viridis
 // (sequential, perceptually uniform, colour-blind safe) and a blue–grey–orange diverging scale for
 // values centred on zero, each as colour stops interpolated linearly in RGB, and the value range

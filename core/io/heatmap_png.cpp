@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The viridis heatmap, encoded by libpng.
 #include "core/io/heatmap_png.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Heatmap images without a GUI: a matrix drawn as crisp cells in the viridis colour map
 // (core/io/color_maps.h) and written as a PNG through libpng, for `attnlab-cli run --out`.
 #pragma once

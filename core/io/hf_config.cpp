@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parsing config.json: one table of what differs between the architectures, then one reading of
 // the keys with each architecture's aliases and defaults as transformers applies them.
 #include "core/io/hf_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A Hugging Face config.json, normalised: the few architectures AttnLab builds (gpt2, llama,
 // mistral, qwen2, gpt_neox, bloom) described by one struct whose fields no longer depend on
 // each architecture's key names and defaults. Anything else is refused naming what is supported.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hugging Face checkpoints as models: each tensor of the architecture's layout becomes a matrix
 // spec that reads it on demand (transposed where torch stores [out, in], the query, key or value
 // rows of a fused projection picked), and the config's conventions become the model's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A Hugging Face checkpoint as an AttnLab model: config.json and the safetensors tensors (read
 // lazily through core/io/checkpoint.h) become a ModelSpec whose weights refer to the checkpoint,
 // with each architecture's conventions translated (fused QKV re-sliced, sliding_window W as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The per-architecture tensor names and layouts, and their check against a checkpoint.
 #include "core/io/hf_layout.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where each architecture keeps its weights in a Hugging Face checkpoint: the tensor names of the
 // embeddings, of layer i and of the final norm, and how a stored tensor becomes the project's
 // weight (transposed or not, which out-features of a fused QKV projection). Checked against the

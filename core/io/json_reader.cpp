@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // JsonReader: strict, path-aware accessors.
 #include "core/io/json_reader.h"
 

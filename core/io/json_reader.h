@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Strict reading of a JSON document: each accessor knows its JSON path, refuses unknown keys,
 // wrong types, non-finite numbers and oversized arrays, and throws InputError naming the path.
 // A document read from a file knows the file's directory, which relative file names in it

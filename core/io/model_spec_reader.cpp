@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a model's parts from a scenario file's JSON: matrices (given, random, identity, .npy),
 // biases, norms, MLPs, masks, mixers, layers and positions. Strict: every error names its JSON
 // path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a model's parts from a scenario file's JSON (scenario-format.md): the pieces
 // scenario_reader.cpp assembles into a model. Each throws InputError naming the JSON path.
 #pragma once

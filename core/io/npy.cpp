@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading and writing .npy files: the header (magic, version, dictionary), the entries of every
 // supported dtype as doubles, and their reading as numbers or as a mask.
 #include "core/io/npy.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // NumPy .npy files: float64 matrices (what `run --out` and the GUI's matrix export write, what
 // the token importer and `{"npy": ...}` weights read) and attention masks (the `file` mask kind
 // and the mask editor's Import/Export).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The raw JSON text of each built-in scenario, compiled in from resources/presets/.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Listing the built-in scenarios.
 #include "core/io/presets.h"
 

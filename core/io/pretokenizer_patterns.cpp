@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scanners for the pre-tokenizer patterns. Each tries the pattern's alternatives in order at a
 // position, as a backtracking regex engine does, and returns the end of the first that matches.
 #include "core/io/pretokenizer_patterns.h"

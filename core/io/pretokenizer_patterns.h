@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The split patterns of the byte-level BPE pre-tokenizers (GPT-2, Llama 3, Qwen2), each a
 // hand-made scanner that finds the same pieces as the regular expression, which the standard
 // library cannot express (\p{L}, \p{N}, look-ahead over Unicode white space).

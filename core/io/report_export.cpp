@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing verdicts as JSON or Markdown.
 #include "core/io/report_export.h"
 

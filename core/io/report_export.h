@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A set of verdicts as a document: the JSON of `attnlab-cli check --json` (cli.md) and a Markdown
 // table with each explanation and witness, for the explorer's "Export verdicts", and one verdict
 // as a line of text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading .safetensors files: the mapping, the header's validation and the rows' conversion.
 #include "core/io/safetensors.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One .safetensors file (8-byte little-endian header length, a JSON header, the tensors' bytes),
 // memory-mapped and validated when opened: only the header is read then. Rows of a tensor are
 // converted exactly from F16, BF16, F32 or F64 to float or double on request, and the pages they

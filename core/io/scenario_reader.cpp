@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading scenario files: strict, every error names its JSON path.
 #include "core/io/scenario_reader.h"
 

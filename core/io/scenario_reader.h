@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading scenario files (scenario-format.md, version 1). Reading is strict: any unknown key,
 // wrong type or shape, non-finite number, non-bijective permutation or oversized input is refused
 // with the JSON path named, and JSON nested deeper than 64 levels is refused outright.

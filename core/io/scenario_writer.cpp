@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing scenario files: every field in the form it was given, so save → load is lossless.
 #include "core/io/scenario_writer.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing scenario files (scenario-format.md, version 1). Writing keeps every field in the form
 // it was given, so save -> load gives the same scenario back. Files the scenario refers to (a
 // mask's or a matrix's .npy) are written relative to the scenario's directory when it is known.

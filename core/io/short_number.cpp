@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Short forms of numbers for cells and colour bars.
 #include "core/io/short_number.h"
 

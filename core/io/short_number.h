@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The short forms of numbers written inside heatmap cells and on colour bars: an exact fraction
 // when it is short ("7/9"), else three significant digits ("37.7", "1.2e-7").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parsing and writing text tables.
 #include "core/io/table_text.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Matrices as text tables: what a spreadsheet puts on the clipboard (tab-separated), CSV files
 // (comma or semicolon) and whitespace-separated columns. Every entry is read exactly ("1/3",
 // "0.25", "-2e-3"); a ragged row, an empty table or a non-number is refused with its row and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Unicode properties the byte-level BPE pre-tokenizers need, from generated range tables
 // (core/io/unicode_classes.cpp, made by scripts/hf-fixtures/make_unicode_classes.py).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // UTF-8 decoding (strict and lossy), following the well-formed byte sequences of Unicode
 // Table 3-7.
 #include "core/io/utf8_text.h"

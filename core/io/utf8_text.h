@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // UTF-8 as the tokenizers read and write it: strict decoding into code points, the position of
 // the first invalid byte, and lossy decoding that replaces each maximal invalid subpart with
 // U+FFFD (as Rust's String::from_utf8_lossy does).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reverse pass (Jᵀδ) and forward-mode tangents (J·u) of Model::forward. Each layer's
 // intermediates (pre-activations, rotated Q and K per head, scores, weights) are recomputed
 // here with the same library functions the forward uses; the layer inputs come from the

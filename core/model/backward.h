@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Derivatives of a model's forward pass with respect to its tokens (properties.md §2.14): the
 // reverse pass (vector-Jacobian product Jᵀδ) and forward-mode differentiation (Jacobian-vector
 // product J·u), for every layer the forward supports. ReLU-type kinks use the convention

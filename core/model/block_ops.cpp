@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Biases, norms and the MLP in each scalar type. Exact mode has no square root, erf, tanh or
 // exp: checkPrecision refuses those parts before a model is built, and these functions refuse
 // them again should one be reached.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parts of a block around attention, materialised in scalar type T: biases, norms and the
 // MLP (core/spec/block_spec.h), with their forward evaluation.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The block spans of where a matrix may be non-zero.
 #include "core/model/block_support.h"
 

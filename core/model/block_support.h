@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Products with an n x m matrix that is zero outside a known set of entries (the weights of a
 // masked head, and the gradients and tangents of its weights and scores in the derivative
 // passes), computed over the blocks that can be non-zero only: about half the work under a

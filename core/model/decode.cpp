@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A decode step against a KV cache: prefill of the first n − m tokens, then the last m tokens'
 // queries against all n keys and values, layer by layer.
 #include "core/model/decode.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One decode step against a KV cache (properties.md §1.7): the first c = n − m tokens are
 // prefilled (the model run on them alone), then the last m tokens are decoded together, their
 // queries reading the keys and values of all n rows at every layer. The square causal mask

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // a·b for the model's forward and reverse passes: float and double on the instruction set the
 // CPU kernels chose for this CPU (core/backend/cpu/matrix_product.h), rationals through Eigen.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Building a model's weights and running its forward pass.
 #include "core/model/model.h"
 

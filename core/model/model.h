@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A model with its weights materialised in scalar type T for a given token width, and its
 // forward pass: absolute positions, then each layer (relu(X·W) pre-map, projections, heads,
 // relative positions, mask, mixer, concat, Wo, residual) in order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Matrix products split the way tensor parallelism splits them (properties.md §2.12):
 // column-parallel (each part its block of the output's columns, gathered) and row-parallel
 // (each part its block of the inner dimension, the partial products added in part order: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The prefixes of input rows that a model's first output rows read, layer by layer.
 #include "core/model/row_reach.h"
 

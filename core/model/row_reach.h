@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How far back through the layers the first rows of a model's output reach: for each layer, the
 // prefix of its input rows that the first rows of its output can read (their own rows, and the
 // keys their mask allows). Model::forwardFrom takes a layer's output from a record when that

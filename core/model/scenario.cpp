@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario validation and the permutation a scenario names.
 #include "core/model/scenario.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A scenario: everything needed to recompute a view and its verdicts (scenario-format.md):
 // tokens, model, the transformation (a permutation), the checks to run and an optional batch.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a forward pass leaves behind for views, the CLI and checks: per layer and head the
 // scores and weights, per layer the output and the backend that computed it, the warnings (e.g.
 // all-masked rows) and the notices (a backend fell back to the CPU).

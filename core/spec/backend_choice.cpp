@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Names of backend choices and their parsing (`--backend`).
 #include "core/spec/backend_choice.h"
 

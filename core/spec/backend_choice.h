@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where a computation is asked to run: `--backend auto|cpu|opencl|cuda`, optionally with the
 // index of one of the backend's devices (`cuda:1`, `opencl:0`; cli.md). A choice is a wish;
 // what actually ran each layer is recorded in the trace.

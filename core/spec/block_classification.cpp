@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tile classification of masks from their parameters, and element masks of single tiles.
 #include "core/spec/block_classification.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mask seen tile by tile: which tiles of the n x n mask are empty, partial or full, and the
 // element mask of one tile. Structured masks are classified from their parameters (no n x n
 // matrix); the fused kernel skips empty tiles and applies the element mask only to partial

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Descriptions of norms and MLPs.
 #include "core/spec/block_spec.h"
 

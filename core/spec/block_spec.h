@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parts of a transformer block around attention (properties.md §1.3): a normalisation of
 // each token's features and the position-wise MLP, as real models (GPT-2, Llama, GPT-NeoX,
 // BLOOM) state them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Mask construction, evaluation and reachability.
 #include "core/spec/mask.h"
 

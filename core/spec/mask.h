@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Attention masks (M[s][t] = true: query s may attend to key t): the catalogue of
 // properties.md §1.5 as a small expression tree, its evaluation, all-masked rows, and the
 // reachability through a stack of layers that bounds locality.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Library mask conventions mapped onto the mask catalogue.
 #include "core/spec/mask_conventions.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sliding-window and causal conventions of popular attention libraries, as MaskSpecs.
 // The same number means different windows in different libraries ("radius r" gives 2r+1 keys,
 // "W keys" gives W); comparing them in a mask diff shows the off-by-one band.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Cell-by-cell comparison of two masks.
 #include "core/spec/mask_diff.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Two masks compared cell by cell: which entries only the first allows, only the second, both
 // or neither, with the counts. Off-by-one windows show up here as a band of one-sided cells.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The block view's figures, from the fused kernel's tile classification.
 #include "core/spec/mask_tiles.h"
 

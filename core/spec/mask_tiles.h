@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The block view of a mask: the mask cut into square tiles of a chosen size (the last row and
 // column of tiles ragged when the size does not divide n), each tile empty (a tiled kernel can
 // skip it), partial or full, and the sparsity figures that follow.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Materialising matrix and token specifications in each scalar type.
 #include "core/spec/matrix_spec.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Matrices as a scenario states them: given values (kept as exact rationals, so nothing is
 // lost between file, exact mode and float modes), the identity, a seeded random recipe, or a
 // checkpoint's tensor; and the token generators. `materialize<T>` turns either into numbers of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Mixers: weights, tiled evaluation and the state-space scan, in each scalar type.
 #include "core/spec/mixer.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Mixers (properties.md §1.1-1.2): how one head turns scores into weights and mixes the values.
 // softmax, softmax_like and raw work on scores S = c·Q·Kᵀ + B under a mask; ssm(a) is the
 // linear-recurrence scan, causal or bidirectional, recurrent or chunkwise. Each also has the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a layer states beyond attention; a model evaluated over tiles or chunks.
 #include "core/spec/model_spec.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a model is, as a scenario states it: positional information and a stack of layers
 // (properties.md §1.3), each an attention sublayer with its projections (and their biases),
 // optionally normalised and followed by an MLP, as real blocks are. Shapes are resolved

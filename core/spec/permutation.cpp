@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Permutation: validation, algebra and cycle notation.
 #include "core/spec/permutation.h"
 

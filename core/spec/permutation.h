@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A permutation σ of {0..n-1}: a validated bijection, its algebra (compose, inverse, cycles)
 // and its action on matrices with the convention (P_σ X)[i] = X[σ(i)].
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Positional tables, RoPE rotation and ALiBi bias in each scalar type.
 #include "core/spec/positional.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Positional information (properties.md §1.4): absolute methods that add a table to the tokens
 // before the first layer (polynomial, sinusoidal, learned) and relative methods that act inside
 // every attention layer (RoPE rotates Q and K, ALiBi adds a distance bias). Positions are

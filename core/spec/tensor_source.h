@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Weights kept outside the scenario file (a checkpoint's tensors, memory-mapped by core/io): the
 // spec layer holds them through this interface and reads rows of a tensor converted to float or
 // double, so nothing above the io layer knows the file format.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Describing a transformation in words.
 #include "core/spec/transform.h"
 

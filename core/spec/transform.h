@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The transformation the explorer applies to a scenario's input to compare two sides: the
 // scenario's permutation σ (X -> P_σ X), a position shift (positions i -> i + c), a
 // perturbation of one token entry (X[t][j] += δ), or a decode step that computes the last m

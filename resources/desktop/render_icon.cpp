@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // render_icon: draws an SVG icon at given sizes into a hicolor tree, for the install step
 // (cmake/Install.cmake): OUT_DIR/NxN/apps/NAME.png, NAME being the SVG's file name.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reference fixtures for AttnLab's checkpoint loader, produced by Hugging Face `transformers` itself.
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Attention masks saved by numpy itself, for AttnLab's .npy mask reader (core/io/npy.h).
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Makes the byte-level BPE fixtures of tests/core/test_tokenizer.cpp with Hugging Face
 `tokenizers` (not run by CI). Trains three small tokenizers on a built-in corpus, configured as
 GPT-2, Llama 3 and Qwen2 are, and writes for each tests/fixtures/tokenizers/<style>/:

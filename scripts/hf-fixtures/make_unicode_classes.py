@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes core/io/unicode_classes.cpp: the code point ranges of the Unicode classes that the
 byte-level BPE pre-tokenizers' patterns use (\\p{L}, \\p{N}), the canonical combining classes and
 the code points whose NFC quick check is not Yes, from Python's unicodedata.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent float64 NumPy re-implementation of the six architectures, from config.json and the
 safetensors files alone, checked against the fixtures' expected.json (attentions_float64 and
 last_hidden_state_float64). It is the executable form of tests/fixtures/hf/README.md: what a C++

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs the attnlab-cli built by this tree (path in $ATTNLAB_CLI, set by ctest) and collects its
 // exit status, stdout and stderr, for the cli.* tests.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-cli and the backends: `devices` lists the CPU last and the OpenCL device (PoCL in
 // CI), `run`/`check --backend opencl` report that OpenCL computed each layer, a refused
 // request falls back to the CPU with a notice, and CUDA is honest without a device. A device

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-cli bench: the JSON shape of cli.md on one small case, errors against float64 within
 // float rounding, and usage errors; the same for an accelerator's layer (--backend opencl, on
 // PoCL in CI). Never a timing assertion: speed is measured, not tested.

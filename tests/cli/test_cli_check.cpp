@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-cli check: the verdict of every property each preset lists, exit statuses 0/1/2, the
 // JSON shape of cli.md, and --help listing every property.
 #include "cli_runner.h"

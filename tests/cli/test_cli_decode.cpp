@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli run --decode`: the decode step against a KV cache beside the full pass, as text,
 // JSON and .npy files; bottom-right on a causal model is the full pass's last rows exactly,
 // top-left is not; refusals of a bad m, alignment or mask file.

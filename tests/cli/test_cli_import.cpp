@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli import` then `run --out` for every architecture of tests/fixtures/hf: the
 // attention weights written as .npy are those transformers computed (within 1e-5, float32 and
 // float64); the text form labels rows with tokens; bad checkpoints and arguments exit 2 with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-cli run / presets / devices: exit statuses, --help, the JSON shape of cli.md, and the
 // exact fractions of the smallest positional counterexample computed by hand.
 #include "cli_runner.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // --version of both executables: the number of CMake's project() (ATTNLAB_EXPECTED_VERSION),
 // and, for the explorer ($ATTNLAB_GUI, set when the UI is built), --help and --version answered
 // with no display at all (no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM), as help2man needs.

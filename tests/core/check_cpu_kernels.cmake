@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The objects of the CPU kernels' variants (cmake/CpuKernels.cmake), checked with binutils:
 # - each exports one symbol, its table (every Eigen and std:: copy it made is local), and keeps
 #   no COMDAT group that the final link could merge with another variant's or the program's;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A model of real transformer blocks for the tests of Model::forwardFrom and the sweeps that
 // use it: norms, biases, grouped-query attention, an MLP, residuals, under a mask of choice.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The data of the CPU kernel tests (core.kernels, core.kernel_layouts): every mask kind, random
 // inputs, and the fused kernel's error against the reference mixer.
 #pragma once

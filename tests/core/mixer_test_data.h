@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Test data shared by the mixer tests: deterministic exact and double matrices, an ALiBi-like
 // bias, mixer and mask shorthands.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hand-made .npy files for the npy tests: raw bytes, a file from a header dictionary and its
 // data, a 2 x 2 file of one dtype, and masks written as rows of 0/1.
 #pragma once

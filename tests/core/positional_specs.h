@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PositionalSpecs for the positional tests: a kind at an offset, and RoPE at a base.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Test support for the checkpoint readers: .safetensors files written byte by byte (well-formed
 // or as given), files on disk, and the InputError a reader must throw.
 #pragma once

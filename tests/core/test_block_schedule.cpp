@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused kernel's tasks (block_schedule.h): every row of every block dealt exactly once, in
 // order; on one thread runs of whole blocks as before; on more, tasks shrinking towards the end,
 // the last blocks' rows split.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Check parameters as the window takes them: text to JSON values (integers, lists, words) with
 // bad text refused by name, and the panel's checks with the window's parameters over the
 // scenario's and shift-invariance's offsets following the transform's shift.

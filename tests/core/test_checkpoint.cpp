@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hugging Face checkpoints: safetensors files written here byte by byte read back exactly in
 // every dtype (F16 and BF16 bit patterns exhaustively), rows selected and pages released, sharded
 // directories through their index, and every kind of malformed file or index refused naming what

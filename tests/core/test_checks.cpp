@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Property checks: for every property a scenario where it provably holds and one where it provably
 // fails, asserting the verdict, the exact deviation and the witness.
 #include "core/base/error.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The control group's CPU quota: the text of cgroup v2's cpu.max and v1's files read as whole
 // processors, the quota found from a process's group up to the root, and the parallel loops'
 // thread count kept within it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The decode step against a KV cache (properties.md §1.7): with a causal mask aligned
 // bottom-right it is the last m rows of the full pass (exactly in exact mode, also with RoPE,
 // ALiBi and grouped key/value heads), top-left is not; one bidirectional layer is, two are not

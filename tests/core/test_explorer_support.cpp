@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the explorer asks of the core instead of computing it itself: whether an edit can be
 // computed, the exact numbers its editors show, table edits, views pooled to a plot's pixels,
 // the colour maps, the RoPE base rule and the dependency maps of a report.

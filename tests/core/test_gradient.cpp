@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Gradient correctness (properties.md §2.14): the reverse pass against central finite
 // differences in double for every mixer with heads, RoPE, ALiBi, ffn, Wo and residual; the
 // forward-mode identity <J u, delta> = <u, J^T delta> exactly in Rational; mask all versus an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hugging Face configurations and tensor layouts: config.json of each architecture normalised
 // (transformers 4.x and 5.x key names), bad configs refused naming the key, and every layout's
 // tensor names and fused-projection picks checked against a checkpoint written here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Imported Hugging Face checkpoints against the peer: for every architecture, the attention
 // probabilities and final hidden states AttnLab computes from a checkpoint that transformers
 // wrote are those transformers computed (tests/fixtures/hf, made by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Verdicts on imported checkpoints, one per architecture (tests/fixtures/hf, written by
 // transformers): a causal LM is causal, its rows sum to 1 and it decodes against a KV cache
 // (bottom-right aligned, not top-left); permutation equivariance fails

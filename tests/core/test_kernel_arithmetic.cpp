@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU kernels' arithmetic, on the variant this CPU runs (ctest runs it again on each lower
 // variant): the register-blocked product's rows independent of the call, the online softmax's
 // 2^x (accurate, exactly 0 for blocked keys and at or below its floor, never subnormal), and the

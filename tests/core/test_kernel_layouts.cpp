@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the fused CPU kernel packs and writes its data, against the reference and against itself
 // bit for bit: key and value blocks packed on their first use (banded masks), heads wider than a
 // vector (the transposed copies' tails), long outputs written past the caches, the scores of

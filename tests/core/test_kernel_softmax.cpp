@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused CPU kernel's online softmax against its references, float and double: scores that
 // move each query's shift in every tile, scores past the whole shifts' limit (against the exact
 // softmax), and the AVX-512 score product's exp in its registers against the second pass, bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused CPU kernel against the reference mixer (attendHead: weights·V) for float and double,
 // every mask kind, sizes that are not multiples of the tile, all-masked rows and ALiBi; the
 // block classification against brute force; the pooled map keeps peaks; Model::forward without

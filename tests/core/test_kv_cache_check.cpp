@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kv-cache property (properties.md §2.15): the decode step of §1.7 reproduces the last m rows
 // of the full pass on causal presets (exact, float64, float32), fails aligned top-left with a
 // witness that is the decode step's and the full pass's own numbers, fails on two bidirectional

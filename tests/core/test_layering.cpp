@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The house plan, checked: every quoted include in core/ and ui/ names its file from the
 // repository root, and points down or within its own layer, never up or sideways (README,
 // Architecture). The core includes no Qt header.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Masks (properties.md §1.5): every kind against a hand-written boolean matrix, validation,
 // all-masked rows, the boolean product and the reachability that bounds locality (§2.3).
 #include "core/base/error.h"

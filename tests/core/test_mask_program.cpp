@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Mask programs (backend/mask_program.h): the encoding the kernels evaluate agrees with
 // MaskSpec::allowed for every mask kind, nested combinations and sizes.
 #include "core/backend/mask_program.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mask editor's mathematics: tile classification against a brute-force count (also when
 // the tile does not divide n), the cell-by-cell mask diff, and the library conventions'
 // key counts (properties.md §1.5).

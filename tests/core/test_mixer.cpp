@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Mixers (properties.md §1.1-1.2): hand-computed weights and outputs in exact arithmetic,
 // softmax in double, all-masked rows, scales, precision refusals and names. The tiled and
 // chunkwise evaluations are in test_mixer_evaluation.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Mixers evaluated another way (properties.md §2.8-2.9): the tiled (flash) output equals the
 // untiled one for every tile size, exactly in exact mode and to rounding in double; the ssm scan
 // gives weights·V = recurrent = chunkwise for every chunk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model's forward pass (properties.md §1.3): multi-head split and concat, output
 // projection, residual, shape refusals, the smallest positional counterexample to permutation
 // equivariance (§2.1) computed exactly, equivariance without positions, all-masked row

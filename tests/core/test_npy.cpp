@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // NumPy .npy files: npyBytes → parseNpy round trips bit for bit, the header layout (magic,
 // version 1.0, 64-byte alignment, C order), the other dtypes, orders and versions parseNpy reads,
 // every kind of malformed input refused with InputError, and writeNpy (masks:

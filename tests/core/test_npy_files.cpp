@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenarios that refer to .npy files: a mask {"kind": "file", "path": ...} and weights
 // {"npy": ...}, relative to the scenario's directory. They load into cells and values, save back
 // as the file reference (relative to where the scenario is saved, so a copy saved elsewhere still

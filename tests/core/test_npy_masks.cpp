@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // NumPy .npy masks: every accepted dtype (bool, 0/1 integers and floats, additive 0/-inf
 // floats), the refused ones naming the first bad entry, bool .npy written and read back, files
 // with their names in messages, and the fixtures numpy wrote

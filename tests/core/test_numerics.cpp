@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Numerical edge cases, each with a defined result (README, "Numerical edge cases"), in every
 // precision the mixer allows and on every backend with a device: logits of magnitude 1e4 and
 // 1e-30, all-masked rows, n = 1, d = 1, a zero scale, ssm with a = 0 and a = 1, and subnormal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The batch properties (properties.md §2.11-2.13): batch-invariance, tensor-parallel and
 // data-parallel. Each provably holds in exact arithmetic for every model a scenario can state
 // (every layer acts on each sequence by itself; splitting an inner dimension only reorders sums),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Permutations: validation of bijections, the algebra (compose, inverse), cycle notation, seeded
 // random draws, and the action on matrices with (P_σ X)[i] = X[σ(i)].
 #include "core/base/error.h"

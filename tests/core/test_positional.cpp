@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Positional information (properties.md §1.4): the absolute tables (polynomial, sinusoidal,
 // learned), the ALiBi bias and slopes, the refusals of exact mode and the descriptions (RoPE in
 // test_rope.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Positions page's core: each method's term on its own (ALiBi's bias, RoPE's angles, an
 // absolute table), drawn honestly or refused with a reason, and a row of scores against t − s.
 #include "core/explore/positional_term.h"

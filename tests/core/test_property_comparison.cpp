@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison each property is drawn with (core/explore/property_comparison.h): S beside Sᵀ
 // for logit symmetry, the check's shift, a later token perturbed for causality, the witness's
 // token, σ and decode step, and a note for the properties not drawn as maps.

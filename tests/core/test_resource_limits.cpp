@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Requests too large for memory are refused before anything is allocated, with the size named;
 // exact arithmetic on long inputs comes with a warning.
 #include "core/explore/resource_limits.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RoPE (properties.md §1.4): the rotation by hand, norms kept, scores that depend only on the
 // relative position, exact mode refused, the half (rotate_half) style as the interleaved one with
 // coordinates reordered, partial rotary dimensions and the linear and llama3 scaling rules.

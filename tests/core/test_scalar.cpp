@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exact rationals: parsing ("k", "p/q", decimals) into lowest terms, the exact value of a
 // double's shortest decimal, the nearest double of a rational, and the refusals of exact mode.
 #include "core/base/error.h"

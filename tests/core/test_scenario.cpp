@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario files: every preset loads, save → load round-trips, and each class of bad input is
 // refused with a message naming the JSON path and the rule.
 #include "core/base/error.h"

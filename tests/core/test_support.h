@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers shared by the core tests: exact matrices written as text, the message of the
 // InputError a call throws, and bit-for-bit comparison of matrices.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Byte-level BPE tokenizers from tokenizer.json: the ids Hugging Face `tokenizers` gives for
 // tricky texts with tokenizers trained as GPT-2, Llama 3 and Qwen2 are configured
 // (tests/fixtures/tokenizers, made by scripts/hf-fixtures/make_tokenizer_fixtures.py), decoding

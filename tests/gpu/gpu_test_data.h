@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the gpu tests share: deterministic inputs, the mixers every backend is compared on, and
 // the deviation they are judged by.
 //

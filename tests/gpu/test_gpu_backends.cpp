@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every accelerated backend against the CPU (design.md, Backends): each supported operation
 // (scores, masking, the four mixers, weights·V and the fused tiled online-softmax evaluation)
 // over every mask kind, float32 and float64, sizes below, at and past the key tile (incl.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Whole layers on each accelerated backend (every head of a batch of sequences in one launch)
 // against the CPU's layer kernel: heads, grouped keys and values, RoPE of both styles at an
 // offset, ALiBi symmetric and causal, the three mixers with and without a key tile, the masks

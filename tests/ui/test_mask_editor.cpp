@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mask editor driven as a user would: kind and parameters, clicks and drags on the paint
 // view, and/or/not, the all-masked-row warning, the block view, the mask diff, and masks
 // imported from and exported to .npy files (through the code path the file dialogs call).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The transform editor's "decode with a KV cache" driven through its widgets: the decode
 // column's maps are m x n with the m x n mask greyed, the bottom-right difference on a causal
 // preset is zero and the top-left one is not, and a mask file of the wrong shape is refused

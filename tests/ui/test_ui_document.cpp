@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ScenarioDocument: every edit is one undoable step, an invalid edit is refused with a message and
 // changes nothing, and save -> open gives the same scenario back.
 #include "core/io/scenario_reader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer window driven through its real widgets: it opens on the counterexample with the
 // exact numbers, a typed cell changes the trace, a bad cell is refused, a permutation updates the
 // transformed side, removing positions changes the verdict, undo restores, presets load, a failing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Figure export through the window: one file per figure in PNG, SVG or PDF with the title block,
 // cells as vector shapes in SVG, one colour range for the original and transformed maps of a row,
 // values in small maps only, refusals that write nothing, and a question before replacing files.

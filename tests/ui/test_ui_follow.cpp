@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The views follow the selected property (ui/document/comparison_choice.h): clicking
 // logit-symmetry in builtin:alibi-causal draws S beside Sᵀ in the middle column, titled so;
 // choosing the Transform tab, or editing the transformation, draws the transformation again. A

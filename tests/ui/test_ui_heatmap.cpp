@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HeatmapView: draws a matrix cell for cell, shows exact values in tooltips, pools large maps
 // keeping their peaks, shrinks a long title to a narrow map, outlines witness cells, overlays
 // masks, and exports non-empty PNG, SVG, PDF.

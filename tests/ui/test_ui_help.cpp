@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The help window through real widgets: the shipped documents and their contents, opening a
 // heading by its slug, links between documents, back and forward, find, F1 and the Help menu,
 // every docs/ reference in the presets' notes leading to a heading that exists, and every

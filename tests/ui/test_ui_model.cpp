@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bring your own model, through the window's widgets: opening the tiny GPT-2 checkpoint (with a
 // tokenizer copied in, and without one) by the path File → Open model takes, the text box and
 // the ids line replacing the tokens undoably, token strings in the table and on the axes,

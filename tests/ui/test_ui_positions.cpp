@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Positions page through the window: it draws the shown head's positional term (ALiBi's
 // bias for builtin:alibi-causal, RoPE's angles for builtin:rope-shift) and one query row's
 // scores against t − s, following the head and the row chosen.

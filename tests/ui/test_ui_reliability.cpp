@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // No lost work and no frozen window: an autosave survives the process being killed and is offered
 // back on the next start; a thousand rapid edits through the real widgets end with views and
 // verdicts identical to a fresh computation of the final scenario, while the event loop never

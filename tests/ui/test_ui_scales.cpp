@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The maps' scales and numbers through real widgets: a row's two sides share one colour range
 // (or not, per "per-map scales"), rounding-only differences are drawn neutral with the tolerance
 // on the colour bar, an exactly-zero difference says so, numbers are written in the cells of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer window's behaviour through its real widgets: Esc closes a drop-down without
 // cancelling the checks, a cancel leaves "Run all" to run them again, long checks show their
 // progress, the permutation's list follows Swap, Save As adds .json, the error line is dismissed

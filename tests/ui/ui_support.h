@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers shared by the ui tests: waiting for the explorer's worker to answer the newest edit.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Periodic autosave of unsaved changes.
 #include "ui/document/autosave.h"
 

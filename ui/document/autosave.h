@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Crash recovery: while the scenario has unsaved changes it is written (atomically) to an autosave
 // file every few seconds; a clean exit removes it. A file left behind therefore means the previous
 // session ended without saving — crashed or killed — and the next start offers to restore it.

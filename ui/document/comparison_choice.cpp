@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Following the selected property in the views, or the Transform tab's transformation.
 #include "ui/document/comparison_choice.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which comparison the explorer's views draw: the Transform tab's transformation, or the
 // comparison of the property the user selected (core/explore/property_comparison.h: S beside
 // Sᵀ for logit symmetry, the shift for shift invariance, ...). A followed property stays followed

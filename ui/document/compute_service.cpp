@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The worker behind the explorer's views and verdicts.
 #include "ui/document/compute_service.h"
 

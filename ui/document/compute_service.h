@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Recomputation off the GUI thread. Every request supersedes the previous one: queued stale work is
 // skipped, a running check is cancelled, and results of a superseded request are dropped, so the
 // newest edit always wins and the window never waits. Views come first, then the layer x head

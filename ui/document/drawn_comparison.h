@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a set of views draws: the explorer state they were computed from and the comparison drawn
 // on it (the state's own transformation, as a Kind::Transform comparison, when no property's is
 // chosen). A witness carries the one its property is drawn with, so that the views outline it on

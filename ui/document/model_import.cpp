@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Importing a checkpoint on a worker thread.
 #include "ui/document/model_import.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File → Open model: a Hugging Face checkpoint directory imported off the GUI thread (reading
 // config.json and the embedding, and validating the model, can take seconds for a large one).
 // The tokens are the given text, else a default sentence when the checkpoint has a tokenizer,

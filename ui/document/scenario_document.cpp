@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Undoable scenario state.
 #include "ui/document/scenario_document.h"
 

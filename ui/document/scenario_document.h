@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scenario being explored and the transformation applied to it, with undo/redo of every edit
 // (consecutive edits of one field, such as the steps of a spin box, are one step), the file it
 // came from and whether it has unsaved changes. Widgets read it and send whole new states;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Combo boxes whose items carry the enum value they stand for as item data, so that a choice
 // maps to its value explicitly and not by the item's position in the list.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Editing a matrix in a dialog.
 #include "ui/editors/matrix_dialog.h"
 

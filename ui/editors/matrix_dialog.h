@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A dialog to edit one exact matrix cell by cell (a layer's weight matrix): the same table adapter
 // as the tokens, a refused cell keeps its value and says why, OK hands the whole matrix back.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Model editing widgets wired to the document.
 #include "ui/editors/model_editor.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model half of the input panel: precision, positional method, the layer stack, and for the
 // chosen layer its heads, residual, mixer (kind, scale, tile, decay a, direction, chunk), weights
 // (identity, random with seed and scale, or the given values) and mask. Edits go to the document.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inputs that may narrow below the width of their longest content, so that an editor fits the
 // narrow editors' panel of a small screen (280 px at 1280 x 720); where there is room they widen
 // as their layout lets them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Token ids and strings as a table.
 #include "ui/editors/token_ids_model.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tokens of an imported model as a read-only table: per token its id in the checkpoint's
 // vocabulary and its string (the embedding rows behind them are the checkpoint's, too wide to
 // read as numbers). Ids are edited through the line above the table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Token table adapter.
 #include "ui/editors/token_table_model.h"
 

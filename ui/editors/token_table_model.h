@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The token matrix as an editable table: a thin adapter that shows the scenario's tokens and turns
 // a typed cell into an edit request. Parsing refuses anything that is not a finite number and keeps
 // the last valid value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Token editing widgets wired to the document.
 #include "ui/editors/tokens_editor.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The token matrix editor: a table to type in (or paste a spreadsheet block into), rows and
 // columns to add or remove, generators (random with seed, one-hot, arange) and import of .csv and
 // .npy files. For an imported model, a text box (when the checkpoint has a tokenizer) and a line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The transformation applied to the input: a permutation σ (drag rows to reorder, swap two,
 // reverse, random with seed, or typed in cycle notation), a shift of every position by c, or a
 // perturbation of one token entry, or a decode step of the last m tokens against a KV cache of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Heading slugs and links into the shipped documentation.
 #include "ui/help/doc_links.h"
 

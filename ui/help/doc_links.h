@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the application names places in its own documentation (docs/, shipped as resources under
 // qrc:/docs/): a heading's slug, as GitHub makes it, and references such as
 // `docs/properties.md#21-permutation-equivariance` written in a scenario's notes.

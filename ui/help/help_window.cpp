@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The help window: Markdown from qrc:/docs/ in a QTextBrowser, headings found by their slugs.
 #include "ui/help/help_window.h"
 

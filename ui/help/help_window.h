@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The user guide inside the application: the Markdown documents of docs/ (shipped as resources)
 // in a window of their own, with their headings as a table of contents, back and forward, and
 // find in page. Opened from the Help menu, with F1, and from links in a scenario's notes.

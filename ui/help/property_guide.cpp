@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The guide's and the mathematics' sections of each property.
 #include "ui/help/property_guide.h"
 

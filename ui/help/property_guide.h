@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where the documentation explains each property: the user guide's subsection (how to read it in
 // the window: what the views draw, its parameters, its witness) and properties.md's section (the
 // mathematics). The verdict panel's links and the tests ask here, so the rule lives in one place.

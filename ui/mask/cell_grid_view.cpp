@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drawing an n x n grid of categorised cells, one rectangle per cell or one image pixel per
 // screen pixel.
 #include "ui/mask/cell_grid_view.h"

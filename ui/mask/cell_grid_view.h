@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A square grid of n x n cells (query s down, key t across) drawn crisply: each cell one of a
 // few categories with its own brush, token indices on the axes, and for large n an image at
 // screen resolution in which a pixel covering many cells shows the most important category

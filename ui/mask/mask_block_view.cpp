@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drawing the tiles of a mask.
 #include "ui/mask/mask_block_view.h"
 

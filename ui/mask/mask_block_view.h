@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The block view of a mask: at a chosen tile size, each tile drawn empty (skipped by a tiled
 // kernel), partial (hatched) or full, with the sparsity figures. Ragged tiles at the edge are
 // drawn at their true size. The classification comes from core (core/spec/mask_tiles.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The and/or/not panel.
 #include "ui/mask/mask_combine_panel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Combining the edited mask with a second one: the second mask chosen inline by kind and
 // parameters, and buttons for "and", "or" and "not" (the last needs no second mask).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mask diff dialog.
 #include "ui/mask/mask_diff_dialog.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mask diff: the current mask (A) against another one (B) chosen by kind and parameters,
 // or two library conventions compared at the same number (inclusive radius vs "W keys",
 // top-left vs bottom-right causal), cell by cell with the counts. Opened on a window or causal

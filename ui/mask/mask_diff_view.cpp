@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drawing a mask diff.
 #include "ui/mask/mask_diff_view.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Two masks compared cell by cell: only in A (orange, solid), only in B (blue, hatched), in
 // both (neutral) or in neither (background). The comparison comes from core (mask_diff.h).
 #pragma once

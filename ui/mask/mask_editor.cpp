@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mask editor: a form, a paint view, a block view and the combination and diff tools,
 // composed; every edit becomes a MaskSpec that core validates and evaluates.
 #include "ui/mask/mask_editor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Editing one layer's attention mask: a kind with its parameters, cells painted by click/drag,
 // and/or/not combinations, the rows left with no key, a block view at a tile size and a mask diff
 // against the conventions popular libraries use, and masks imported from / exported to .npy files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kind-and-parameters form of a mask.
 #include "ui/mask/mask_kind_form.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A mask chosen by kind and parameters: a kind combo, spin boxes for radius, dilation, prefix
 // length and global count (with the base kind of a global mask), and a text field for block
 // sizes ("2,3,1"). Only the fields the kind uses are shown. Used for the edited mask and for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drawing and painting mask cells.
 #include "ui/mask/mask_paint_view.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mask as n x n cells (allowed / blocked), painted by click or drag: a stroke sets every
 // cell it touches to the opposite of the first cell's state, and is reported once, on release.
 // Rows with no allowed key are hatched and flagged in the margin.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The colours the mask views share: palette colours where the meaning is "allowed" or
 // "background" (so light and dark themes both read), Okabe-Ito colours (colour-blind safe)
 // where two things must be told apart, and patterns so that nothing depends on colour alone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The selected property's parameter fields.
 #include "ui/panels/check_parameters_form.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parameters of the selected property (its check's declared parameters), under the verdict
 // table: a spin box for an integer, a line for an integer or a list, a drop-down for a word; each
 // starts at "auto" (the check's default for this scenario, shown beside it). A change is sent as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The floating error line.
 #include "ui/panels/error_banner.h"
 

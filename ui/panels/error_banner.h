@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The error line of the window: a message about refused input, drawn over the bottom of the
 // window's central area (so showing it moves and shrinks nothing), with a close button; Esc in
 // the window closes it too.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Verdict list and details.
 #include "ui/panels/property_panel.h"
 

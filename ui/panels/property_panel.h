@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The right-hand panel: a live verdict per property (holds / fails / not applicable, deviation,
 // tolerance, exact or float) filled in as the worker finishes each one, with progress and a
 // cancel button. Selecting a row shows its parameters (check_parameters_form.h), its explanation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The views panel's maps as a figure.
 #include "ui/panels/views_figure.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The figure of what the views panel shows: the side-by-side maps of the shown layer and head
 // (all three rows, or one), with their titles, token labels and masks, the original and
 // transformed maps of a row on one colour range, under the scenario's name, the transformation,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Side-by-side heatmaps of one layer and head.
 #include "ui/panels/views_panel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The centre of the window: for the chosen layer and head, the scores, weights and output of the
 // original input, of the transformed input, and their difference, side by side (3 x 3 heatmaps),
 // the mask over the weights, and a second page with the measured dependency map next to the bound

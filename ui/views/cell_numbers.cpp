@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drawing short numbers into heatmap cells.
 #include "ui/views/cell_numbers.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The numbers written inside a heatmap's cells: one short text per cell, drawn centred in a colour
 // that contrasts with the cell's (core/io/color_maps.h `darkTextOn`), in every cell or none (a
 // scattering of the short ones would mislead). The font grows with large cells (up to twice its

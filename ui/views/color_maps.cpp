@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The colour scales, as colour stops that QCustomPlot interpolates linearly.
 #include "ui/views/color_maps.h"
 

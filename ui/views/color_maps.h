@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The core's colour scales (core/io/color_maps.h) as QCustomPlot gradients, and the translucent
 // overlay that shades masked cells.
 #pragma once

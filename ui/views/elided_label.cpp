@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Eliding a label's text to its width.
 #include "ui/views/elided_label.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A one-line label that takes the width its layout leaves and elides its text to it instead of
 // widening the window; the whole text is its tooltip.
 #pragma once

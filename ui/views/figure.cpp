@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A figure as the bytes of a PNG, SVG or PDF file, and the names of exported files.
 #include "ui/views/figure.h"
 

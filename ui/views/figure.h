@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A slide-ready figure of what the views show: a title block (scenario, transformation, layer and
 // head, the selected verdict) over a grid of heatmap panels, each with its title, cells as vector
 // rectangles, masked cells greyed, witness cells outlined, tick labels, a colour bar and, on small

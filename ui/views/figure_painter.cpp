@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Painting a figure: the title block, then each panel's cells (one drawRect each, so SVG and PDF
 // hold vector shapes), masked cells in grey, witness cells outlined, values in small maps, tick
 // labels, axis captions and a colour bar with its ends. Sizes are in logical pixels, chosen to be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Painting the layer x head grid of thumbnails.
 #include "ui/views/head_overview_view.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every layer and head at a glance: a grid of small attention maps (layers down, heads across)
 // painted from the thumbnails the worker pooled (core/explore/head_overview.h), each in its own
 // colour range as the main views are. Clicking one selects that layer and head; the selected one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Laying out a heatmap's ticks, title and message.
 #include "ui/views/heatmap_layout.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The texts around a heatmap laid out to the room its plot gives them: the axes' ticks (token
 // strings, every k-th where they do not all fit, else the token indices that have room for their
 // digits), the title shrunk (or elided) to the map's width, and the words across the plot shrunk

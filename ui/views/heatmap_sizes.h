@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sizes a heatmap's texts are drawn at: point sizes at the normal scale (presentation mode
 // multiplies them), shared by the view and the layout of its ticks, title and message.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drawing a ViewMatrix with QCustomPlot.
 #include "ui/views/heatmap_view.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One matrix drawn as a heatmap with QCustomPlot: crisp cells (no interpolation), a colour scale
 // with its labelled legend (over the matrix's own range or one shared with another map; a
 // difference's rounding within its tolerance drawn neutral, an exactly-zero one said in words),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The overwrite question.
 #include "ui/views/overwrite_prompt.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Asking before an export replaces files that exist: one question for one file or a batch.
 #pragma once
 

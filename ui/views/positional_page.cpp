@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Positions page: a positional term and scores against the key-minus-query offset.
 #include "ui/views/positional_page.h"
 

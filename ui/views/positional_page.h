@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The views panel's Positions page: the positional term of the shown head on its own (ALiBi's
 // bias, RoPE's angles, an absolute table) beside a plot of one query row's scores against the
 // offset t − s of each key, with every other row drawn faintly behind it. Under a relative

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Heatmap and matrix export.
 #include "ui/views/view_export.h"
 

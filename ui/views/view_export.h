@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exporting what the explorer shows: heatmaps as PNG, SVG or PDF (by the file's suffix) and the
 // matrices behind them as CSV or NPY. Throws std::runtime_error naming the file when writing fails.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside the kernels: the register-blocked product both of the fused kernel's products run on,
 // C += A·B with A and C row-major and B packed in strips of columns (Panel), in the widest
 // vectors of the variant's instruction set (Eigen's packets: 16 floats with AVX-512, 8 with AVX2,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bookkeeping of BlockReuse (fused_attention.h): which query blocks a sweep computes again.
 // Not a kernel: built once, for the whole program's instruction set.
 #include "core/backend/cpu/fused_attention.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused kernel's tasks (block_schedule.h).
 #include "core/backend/cpu/block_schedule.h"
 

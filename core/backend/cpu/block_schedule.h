@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside the kernels: how the fused kernel deals its query blocks to tasks, which its threads
 // take in order, one at a time (parallelFor: dynamically scheduled). Threads that run at
 // different speeds (on a virtual machine, one core ran the query blocks of dense n = 4096 in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU backend: the host CPU as its one device.
 #include "core/backend/cpu/cpu_backend.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU backend: one device, the host CPU (cpu_device.h), which computes every request.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU device: what this machine reports about itself, and the computation on it.
 #include "core/backend/cpu/cpu_device.h"
 

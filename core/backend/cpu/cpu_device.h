@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU device: this machine as it reports itself, computing every request in every
 // precision with the core's own Eigen code (mixer.h) and, for whole layers that keep no maps,
 // the fused kernels (layer_attention.h); in float and double through the variant of the CPU

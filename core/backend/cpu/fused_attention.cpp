@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused kernel: tasks of one head's query blocks (one each, or a run of consecutive ones where
 // key blocks are packed on use, or part of one's rows: block_schedule.h), each block streaming
 // over the key blocks its mask row of tiles allows, with running accumulators in the tile's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused, tiled CPU attention kernel for float and double: query blocks x key blocks with an
 // online softmax (a running shift and sum per query, rescaled only when a score rises past the
 // shift by a slack: softmax_column.h), register-blocked block products, empty tiles of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The choice of the CPU kernels' variant, once, and the public kernels (and matrix product)
 // forwarding to it.
 #include "core/backend/cpu/kernel_dispatch.h"

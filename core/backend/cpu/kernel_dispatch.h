@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which variant of the CPU kernels this process runs (cmake/CpuKernels.cmake): on x86-64 the
 // highest instruction set this CPU has, chosen once at run time; ATTNLAB_CPU_PATH=<variant>
 // forces a lower one (testing). The public kernels (fused_attention.h, layer_attention.h,

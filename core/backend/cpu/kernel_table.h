@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What one instruction-set variant of the CPU kernels provides (cmake/CpuKernels.cmake): the
 // kernels of fused_attention.h, layer_attention.h and pooled_map.h and the CPU device's one head,
 // and the model's matrix products, in float and double, as a table of functions. kernel_dispatch.h

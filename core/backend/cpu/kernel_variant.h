@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside one variant of the CPU kernels (cmake/CpuKernels.cmake): the kernels of the public
 // headers, declared again in the variant's own namespace attnlab::kernels::ATTNLAB_CPU_VARIANT,
 // which the build sets per variant. Only the variant's sources include it.

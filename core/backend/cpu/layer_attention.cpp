@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Splitting a layer into heads for the fused kernel and concatenating the results. A source of
 // every variant of the CPU kernels (kernel_variant.h).
 #include "core/backend/cpu/kernel_variant.h"

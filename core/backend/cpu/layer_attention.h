@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The attention part of one model layer (every head, with its relative positions) through the
 // fused kernel, for forward passes that keep no maps: no n x n mask, bias or weight matrix.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The matrix product a·b (float, double) on the variant of the CPU kernels chosen for this CPU
 // (kernel_dispatch.h): for the model's projections, which are built for the baseline otherwise.
 #pragma once

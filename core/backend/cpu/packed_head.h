@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside the kernels: one head's keys and values laid out once for the block product
 // (block_product.h), before its query blocks are spread over the threads (every head's in one
 // parallel loop, or each key block when a task first reads it: Packing), and a query block's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // FMA peak probe: 12 independent accumulators per thread hide the FMA latency on every core with
 // two FMA pipes. The chains exist for each vector width a CPU may have (AVX2/FMA and AVX-512 by
 // function target attributes: intrinsics only, no shared template code). The width the chosen

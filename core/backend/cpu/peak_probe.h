@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The single-precision FMA peak the CPU kernels could reach, measured: every thread runs
 // independent chains of fused multiply-adds on the widest vectors the kernels use. `attnlab-cli
 // bench` divides its rates by this number.

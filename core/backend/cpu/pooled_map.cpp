@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Blockwise max-pooling, one output cell per block, blocks spread over the CPU threads. A source
 // of every variant of the CPU kernels (kernel_variant.h).
 #include "core/backend/cpu/kernel_variant.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Screen-sized views of large maps: max-pooling an n x m map down to at most W x H cells so
 // that peaks survive (an average would wash a single sharp weight out of a 4096² map).
 #pragma once

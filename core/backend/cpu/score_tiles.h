@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside the kernels: the tiles of the scores of one query block's rows (all, or a part of them),
 // held keys x queries (each query's row of weights is one contiguous column), with the scale, the
 // distance bias and the mask applied, ready for the mixer: softmax gets blocked entries -inf,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside the kernels: the online softmax's two passes over one query's scores in a tile, on
 // whole packets (block_product.h). The column is padded to whole vectors; entries in [0, cols)
 // are scores or -inf (blocked), entries past cols are not keys. The scores are in base 2 (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside the kernels: a column-major block copied transposed (and scaled) in square tiles of one
 // vector's lanes, each transposed in registers (Eigen's ptranspose): the kernels turn Q and V
 // into rows and their output rows back into columns with it. Element by element, a transposed

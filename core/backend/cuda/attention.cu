@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CUDA kernels of the attention backend: the shared arithmetic of shared/attention_rows.inc
 // instantiated for float and double, and their launchers (cuda_kernels.h).
 #include "core/backend/cuda/cuda_kernels.h"

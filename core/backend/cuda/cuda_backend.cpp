@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA backend's host side: device discovery through the runtime API, one CudaDevice per
 // GPU, device memory, and the launch of the kernels of attention.cu.
 #include "core/backend/cuda/cuda_backend.h"

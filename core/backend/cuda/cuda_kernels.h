@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA kernels' launchers (attention.cu), callable from plain C++: device pointers, sizes
 // and the stream to launch on (the runtime's opaque handle, declared here as cuda_runtime_api.h
 // declares it). Each throws std::runtime_error naming the CUDA error when a launch fails.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA kernels for one REAL type; included by attention.cu inside a namespace per type,
 // after the shared attention_rows.inc.
 

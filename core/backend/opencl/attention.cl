@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* OpenCL C 1.2 kernels of the attention backend, compiled at run time from this text (embedded
    in the binary with the shared .inc files in place of their #include lines). Built once
    with REAL = float and, where the device has cl_khr_fp64, once with -DATTNLAB_FP64. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The OpenCL backend on the Khronos C++ bindings: every device of every platform, each
 // computing on its own context and queue. The kernels only use OpenCL 1.2, so the
 // bindings target 1.2: that runs on PoCL (CI), NVIDIA, AMD and Intel alike.

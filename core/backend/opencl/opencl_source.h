@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The OpenCL kernel source embedded in the binary (generated from attention.cl).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // all-true-mask (properties.md §2.7): the masked code path, with every layer's mask as the
 // scenario states it, gives the same output and the same gradient as the model with no mask
 // (the forward's unmasked code path, and the reverse pass with the masks removed). A theorem when

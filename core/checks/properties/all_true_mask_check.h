@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // all-true-mask: the masked code path equals the model with no mask, output and gradient.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // batch-invariance (properties.md §2.11): along a batch of independent sequences, selecting,
 // reordering or repeating examples before the model equals doing it after, and one example alone
 // gives the same result as inside the batch. The batched evaluation stacks the rows of every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // batch-invariance: an example inside a batch gives what it gives alone.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // causality by its definition (properties.md §3.4): every suffix of the tokens is perturbed at
 // once and no earlier output may move; when one moves, the per-token dependency map is measured
 // to name the witness pair. Blocked entries must carry weight exactly 0.

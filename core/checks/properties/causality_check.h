@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // causality: no output depends on a later token, measured by perturbing every suffix.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // data-parallel (properties.md §2.13): the batch split in halves between two workers, each
 // running the same network on its examples and computing their losses ℓ_b = ⟨f(x_b), δ_b⟩ (δ_b
 // drawn by the example's original index) and input gradients Jᵀδ_b; the workers' losses are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // data-parallel: the batch split between workers, losses added, equals the whole batch.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A decode step against the full pass it must reproduce (properties.md §2.15): the step's m rows
 // of output and m x n weights of every head next to the last m rows of the full pass's, the
 // worst entry and the first one beyond the tolerance, and the witness of an entry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The non-template parts of measuring dependencies: key masks, their bound, maps as JSON.
 #include "core/checks/properties/dependency_measurement.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Measuring dependencies on the model's own numbers, for locality and causality: how much an
 // output row moves when input tokens are perturbed (by two generic vectors each; exact in exact
 // mode), the per-token dependency map D[s][t] ("output s changes when input token t changes"),

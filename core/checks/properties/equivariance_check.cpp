@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // permutation-equivariance: f(P_σ X) = P_σ f(X); permutation-invariance: the same on the pooled
 // readout Σ_i f(X)[i]. Checked on the scenario's σ plus seeded samples (all σ when n! is within
 // the budget); a failure is shrunk to the fewest tokens, a single transposition and the first

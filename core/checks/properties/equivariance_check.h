@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // permutation-equivariance (f(P_σ X) = P_σ f(X)) and, `pooled`, permutation-invariance of the
 // pooled readout Σ_i f(X)[i].
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The `gradient` check: for seeded random (δ, u) it compares the reverse pass Jᵀδ (in the
 // scenario's precision) with central finite differences of ⟨f(X), δ⟩ computed in float64, and
 // tests ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ against the forward-mode JVP (exactly in exact mode, where finite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The `gradient` property check (properties.md §2.14, cli.md): the reverse pass Jᵀδ against
 // central finite differences and against the forward-mode identity ⟨J·u, δ⟩ = ⟨u, Jᵀ·δ⟩ on
 // seeded random (δ, u). The VJP under test can be replaced (a testing hook, to show that the

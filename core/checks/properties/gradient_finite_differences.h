@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The gradient check's reference: central finite differences in float64 of <f(X), delta> along
 // each entry (small inputs) or along a random direction (large ones), skipping steps that cross
 // a ReLU kink, and the worst relative disagreement with the reverse pass, with its witness.

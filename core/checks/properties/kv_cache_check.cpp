@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // kv-cache (properties.md §2.15): the decode step of §1.7 against the full pass, for each m of
 // `queries` with the mask aligned as `alignment` says; a failure is shrunk to the smallest m,
 // then to the fewest tokens, and the first differing entry. The explanation reads the masks:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // locality: the measured dependency map D[s][t] against the radius the layers' masks imply (their
 // reachability) or a claimed one; reports the measured radius and both maps.
 #include "core/checks/properties/locality_check.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // locality: the measured dependency radius against the bound the masks imply or a claimed one.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // logit-symmetry: S = Sᵀ in every layer and head, explained by whether Wq·Wkᵀ is symmetric and
 // by the positional bias.
 #include "core/checks/properties/logit_symmetry_check.h"

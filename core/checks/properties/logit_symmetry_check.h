@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // logit-symmetry: S = Sᵀ in every layer and head.
 #pragma once
 

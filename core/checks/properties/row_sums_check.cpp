@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // row-sums: the weights of softmax and softmax_like rows sum to 1 (all-masked rows are 0 by
 // design), in every head of every such layer.
 #include "core/checks/properties/row_sums_check.h"

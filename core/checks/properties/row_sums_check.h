@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // row-sums: the weights of softmax and softmax_like rows sum to 1.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shift-invariance: the scores with positions offset by c equal those at offset 0, for each
 // offset checked.
 #include "core/checks/properties/shift_invariance_check.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shift-invariance: the scores do not change when positions are offset.
 #pragma once
 

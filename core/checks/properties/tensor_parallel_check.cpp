@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-parallel (properties.md §2.12): every layer split across `parts` parts as tensor
 // parallelism splits it (Evaluation::parts: the ffn and the Q, K, V projections column-parallel,
 // so each part holds its own heads; the output projection row-parallel, the partial products

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-parallel: the model split across parts equals the unsplit model.
 #pragma once
 

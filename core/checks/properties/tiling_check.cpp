@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tiling (flash) equivalence and chunkwise scans: the output evaluated over key tiles of length b
 // (attention mixers) or in chunks of length b (ssm) equals the untiled / recurrent result, for
 // every divisor b of n and one ragged size. Exact in rational arithmetic; in floating point the

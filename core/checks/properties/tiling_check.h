@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tiling (attention over key tiles) and, `chunkwise`, chunkwise ssm scans equal the untiled
 // evaluation.
 #pragma once

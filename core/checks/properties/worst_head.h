@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The worst of a comparison over every head of every layer of a trace, and where it is: what the
 // checks read off the per-head maps of a forward (row-sums, logit-symmetry, shift-invariance)
 // report.
