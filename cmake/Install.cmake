@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# What `cmake --install` puts where (README, Install), in the GNU layout under the prefix:
+# What `cmake --install` puts where (CONTRIBUTING.md, Installing and packaging), in the GNU layout under the prefix:
 #   bin/attnlab-cli, bin/attnlab                       the executables
 #   share/applications/<id>.desktop                    the explorer's desktop entry (Exec attnlab %f)
 #   share/metainfo/<id>.metainfo.xml                   its AppStream metadata
 #   share/icons/hicolor/scalable/apps/<id>.svg         the icon, and NxN/apps/<id>.png drawn from it
 #   share/man/man1/attnlab-cli.1, attnlab.1            man pages made by help2man from --help
 #   share/doc/attnlab/                                 docs/ of the source tree
+#   share/doc/attnlab/copyright, LICENSE               the licence (Debian copyright file, GPL-3)
 # <id> is ATTNLAB_APP_ID. Files are generated at build time (target attnlab_install_files):
 # man pages when help2man is found, PNG icons by a small Qt Svg tool (render_icon). Sanitizer
 # and fuzz builds, which are not for installing, generate none of them.
@@ -21,6 +22,10 @@ set(generated ${PROJECT_BINARY_DIR}/install-files)
 
 install(TARGETS attnlab-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${ATTNLAB_DOC_DIR} OPTIONAL)
+# The licence, GPL-3.0-or-later: the machine-readable Debian copyright file (DEP-5), which a .deb
+# must have in /usr/share/doc/<package> and CPack's DEB generator does not write, and the GPL text.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/debian/copyright ${PROJECT_SOURCE_DIR}/LICENSE
+        DESTINATION ${ATTNLAB_DOC_DIR})
 
 if(ATTNLAB_BUILD_UI)
   install(TARGETS attnlab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The Debian package (README, Install): `cpack -G DEB` in the build directory writes
+# The Debian package (CONTRIBUTING.md, Installing and packaging): `cpack -G DEB` in the build directory writes
 # attnlab_<version>_<arch>.deb with what cmake/Install.cmake installs, under /usr. Its Depends
 # are computed by dpkg-shlibdeps from the libraries the executables link (Qt 6, QCustomPlot,
 # GMP, the OpenCL ICD loader, ...), so dpkg-dev must be installed.
@@ -17,6 +17,9 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME attnlab)
 set(CPACK_PACKAGE_VENDOR AttnLab)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+# The GPL-3 text for the generators that show a licence (the DEB generator does not use it: the
+# package's licence is share/doc/attnlab/copyright, installed by cmake/Install.cmake).
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "explore the mathematical properties of transformer attention")
 set(CPACK_PACKAGE_DESCRIPTION

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Checks what a build installs (cmake/Install.cmake) and packages (cmake/Package.cmake): installs
-# it into a staging directory (DESTDIR, prefix /usr), validates the desktop entry and the
-# AppStream metadata, runs the installed attnlab-cli and draws the installed explorer under Xvfb
-# (scripts/screenshot.sh), renders both man pages, then builds the .deb with cpack and inspects
-# its control fields and contents. With CI=true it also installs the .deb with apt-get, runs
-# attnlab-cli from PATH and removes the package again. Called by `scripts/attnlab.sh test`.
+# it into a staging directory (DESTDIR, prefix /usr), validates the desktop entry, the AppStream
+# metadata and the licence files (GPL-3.0-or-later), runs the installed attnlab-cli and draws the
+# installed explorer under Xvfb (scripts/screenshot.sh), renders both man pages, then builds the
+# .deb with cpack and inspects its control fields and contents. With CI=true it also installs the
+# .deb with apt-get, runs attnlab-cli from PATH and removes the package again. Called by
+# `scripts/attnlab.sh test`.
 #
 #   bash scripts/install-check.sh [BUILD_DIR]   # a build with the UI, default build/
 #
@@ -27,7 +28,8 @@ DESTDIR=$work/stage cmake --install "$build" --prefix /usr >/dev/null
 usr=$work/stage/usr
 expected=(bin/attnlab bin/attnlab-cli "share/applications/$id.desktop"
     "share/metainfo/$id.metainfo.xml" "share/icons/hicolor/scalable/apps/$id.svg"
-    share/man/man1/attnlab.1 share/man/man1/attnlab-cli.1)
+    share/man/man1/attnlab.1 share/man/man1/attnlab-cli.1
+    share/doc/attnlab/copyright share/doc/attnlab/LICENSE)
 for size in 16 32 48 64 128 256; do expected+=("share/icons/hicolor/${size}x$size/apps/$id.png"); done
 [ -d "$root/docs" ] && expected+=(share/doc/attnlab)
 for f in "${expected[@]}"; do [ -e "$usr/$f" ] || fail "not installed: $f"; done
@@ -44,6 +46,19 @@ grep -qx 'Exec=attnlab %f' "$usr/share/applications/$id.desktop" || fail "Exec d
 appstreamcli validate --no-net "$usr/share/metainfo/$id.metainfo.xml"
 grep -q "<release version=\"$version\"" "$usr/share/metainfo/$id.metainfo.xml" ||
     fail "metainfo has no release $version"
+
+step "the licence: Debian copyright file (DEP-5), GPL-3 text, AppStream project_license"
+doc=$usr/share/doc/attnlab
+dep5=https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+[ "$(head -n1 "$doc/copyright")" = "Format: $dep5" ] ||
+    fail "share/doc/attnlab/copyright is not a machine-readable (DEP-5) copyright file"
+grep -qx 'License: GPL-3.0-or-later' "$doc/copyright" ||
+    fail "share/doc/attnlab/copyright does not name License: GPL-3.0-or-later"
+for line in 'GNU GENERAL PUBLIC LICENSE' 'Version 3, 29 June 2007'; do
+    grep -q "$line" "$doc/LICENSE" || fail "share/doc/attnlab/LICENSE is not the GPL-3 text (no '$line')"
+done
+grep -q '<project_license>GPL-3.0-or-later</project_license>' "$usr/share/metainfo/$id.metainfo.xml" ||
+    fail "metainfo has no project_license GPL-3.0-or-later"
 
 step "the installed executables"
 [ "$("$usr/bin/attnlab-cli" --version)" = "attnlab-cli $version" ] || fail "attnlab-cli --version"
