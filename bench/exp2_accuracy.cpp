@@ -5,7 +5,7 @@
 // and rounded, as a score is: near 65536 several give the same score), and doubles spread by
 // their bits over [-1023, 8.5] at the shifts 0, 31, -5000 and 10^9; the worst relative error in
 // units of the type's epsilon and where, the weights that came out subnormal, those not 0 at or
-// below the floor, and whether 2^0 is 1. The README's figures for the 2^x are its output.
+// below the floor, and whether 2^0 is 1. docs/performance.md's figures for the 2^x are its output.
 #include "bench/kernel_parts.h"
 
 #include "core/backend/cpu/softmax_column.h"

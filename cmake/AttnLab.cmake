@@ -4,28 +4,47 @@
 # -march and, for libraries, an attnlab:: alias from here, so no target writes them itself.
 
 set(ATTNLAB_WARNINGS -Wall -Wextra)
+
+# Precompiled headers: the headers nearly every file of a target parses (Eigen, GMP,
+# nlohmann-json and the standard library; Qt and QCustomPlot in the UI) are compiled once per
+# target instead of once per file (CONTRIBUTING.md, Build time). -DATTNLAB_PCH=OFF builds
+# without them, which is how a file is checked to include what it uses.
+option(ATTNLAB_PCH "Precompile the common headers of each library and executable" ON)
+set(ATTNLAB_CORE_PCH <Eigen/Dense> <gmpxx.h> <nlohmann/json.hpp> <algorithm> <functional>
+                     <memory> <optional> <string> <vector>)
 if(ATTNLAB_ARCH) # every target alike: no mix of instruction sets in one program
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-march=${ATTNLAB_ARCH}>)
 endif()
 
-# attnlab_add_library(<name> SOURCES <file>... [PUBLIC <dep>...] [PRIVATE <dep>...])
-# A static library attnlab_<name>, alias attnlab::<name>.
+# attnlab_add_library(<name> SOURCES <file>... [PUBLIC <dep>...] [PRIVATE <dep>...]
+#                     [PCH <header>...])
+# A static library attnlab_<name>, alias attnlab::<name>, with the given precompiled headers.
 function(attnlab_add_library name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC;PRIVATE" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC;PRIVATE;PCH" ${ARGN})
   set(target attnlab_${name})
   add_library(${target} STATIC ${ARG_SOURCES})
   add_library(attnlab::${name} ALIAS ${target})
   attnlab_target_defaults(${target})
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(${target} PUBLIC ${ARG_PUBLIC} PRIVATE ${ARG_PRIVATE})
+  attnlab_precompile(${target} ${ARG_PCH})
 endfunction()
 
-# attnlab_add_executable(<name> SOURCES <file>... [LIBS <dep>...])
+# attnlab_add_executable(<name> SOURCES <file>... [LIBS <dep>...] [PCH <header>...])
 function(attnlab_add_executable name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;PCH" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   attnlab_target_defaults(${name})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS})
+  attnlab_precompile(${name} ${ARG_PCH})
+endfunction()
+
+# attnlab_precompile(<target> <header>...): the headers precompiled for <target>, with
+# ATTNLAB_PCH.
+function(attnlab_precompile target)
+  if(ATTNLAB_PCH AND ARGN)
+    target_precompile_headers(${target} PRIVATE ${ARGN})
+  endif()
 endfunction()
 
 # Warnings (C++ only: nvcc takes its own flags) and the include root.

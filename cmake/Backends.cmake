@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The optional accelerated backends (design.md, Backends; style.md: optional dependencies said
-# out loud). Each is AUTO (built when found), ON (required: not found is a configure error) or
+# The optional accelerated backends (docs/architecture.md, adding a device backend): optional
+# dependencies said out loud. Each is AUTO (built when found), ON (required: not found is a configure error) or
 # OFF, is announced at configure time, and sets one compile definition on the backend layer
 # (ATTNLAB_HAVE_OPENCL, ATTNLAB_HAVE_CUDA). Included from the top level, because CUDA must be
 # enabled in the directory common to every target that links it.
@@ -60,9 +60,17 @@ macro(attnlab_detect_opencl)
   endif()
 endmacro()
 
+# CUDA under AUTO: built when nvcc is found and an NVIDIA driver is installed (the kernel module
+# or libcuda.so.1), since without a driver the backend lists no device; ON builds it wherever nvcc
+# is found (the test command does, so that CI compiles and links it on machines without a GPU).
 macro(attnlab_detect_cuda)
-  include(CheckLanguage)
-  check_language(CUDA)
+  find_library(ATTNLAB_LIBCUDA NAMES libcuda.so.1) # the driver's, not the toolkit's stub
+  set(ATTNLAB_CUDA_WANTED OFF) # ON, or AUTO with a driver
+  if(ATTNLAB_CUDA STREQUAL "ON" OR EXISTS /proc/driver/nvidia/version OR ATTNLAB_LIBCUDA)
+    set(ATTNLAB_CUDA_WANTED ON)
+    include(CheckLanguage)
+    check_language(CUDA)
+  endif()
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       # Hopper (H100/H200) machine code plus compute_90 PTX that later GPUs JIT-compile.
@@ -71,8 +79,10 @@ macro(attnlab_detect_cuda)
     enable_language(CUDA)
     find_package(CUDAToolkit QUIET)
   endif()
-  attnlab_first_missing(CMAKE_CUDA_COMPILER "no nvcc found"
-                        CUDAToolkit_FOUND "nvcc found but not the CUDA toolkit libraries")
+  attnlab_first_missing(
+    ATTNLAB_CUDA_WANTED "no NVIDIA driver on this machine (-DATTNLAB_CUDA=ON builds it anyway)"
+    CMAKE_CUDA_COMPILER "no nvcc found"
+    CUDAToolkit_FOUND "nvcc found but not the CUDA toolkit libraries")
   if(found)
     set(why "nvcc ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
   endif()

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The CPU kernels (core/backend/cpu) built for several instruction sets and chosen at run time
-# (kernel_dispatch.h; README, Performance). On x86-64 without ATTNLAB_ARCH: one variant for the
+# (kernel_dispatch.h; docs/performance.md). On x86-64 without ATTNLAB_ARCH: one variant for the
 # x86-64 baseline, one for x86-64-v3 (AVX2, FMA) and one for x86-64-v4 (AVX-512). Otherwise one
 # variant, compiled like the rest of the program: for ATTNLAB_ARCH, or the compiler's default on
 # other processors.

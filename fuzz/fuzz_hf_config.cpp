@@ -4,7 +4,7 @@
 // even and within a head).
 #include "fuzz_support.h"
 
-#include "core/io/hf_config.h"
+#include "core/formats/hf_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnlab;

@@ -3,7 +3,7 @@
 // of finite numbers, which written back as .npy reads back identically.
 #include "fuzz_support.h"
 
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnlab;

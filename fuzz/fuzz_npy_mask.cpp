@@ -4,7 +4,7 @@
 // matrix of the same cells.
 #include "fuzz_support.h"
 
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnlab;

@@ -4,7 +4,7 @@
 // refused with an InputError.
 #include "fuzz_support.h"
 
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 
 namespace {
 

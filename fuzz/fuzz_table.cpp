@@ -3,7 +3,7 @@
 // non-empty matrix.
 #include "fuzz_support.h"
 
-#include "core/io/table_text.h"
+#include "core/formats/table_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace attnlab;

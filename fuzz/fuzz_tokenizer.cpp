@@ -6,9 +6,9 @@
 // Qwen2) or decodes back to itself.
 #include "fuzz_support.h"
 
-#include "core/io/bpe_model.h"
-#include "core/io/bpe_tokenizer.h"
-#include "core/io/pretokenizer_patterns.h"
+#include "core/formats/bpe_model.h"
+#include "core/formats/bpe_tokenizer.h"
+#include "core/formats/pretokenizer_patterns.h"
 
 #include <nlohmann/json.hpp>
 

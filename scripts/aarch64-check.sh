@@ -23,7 +23,8 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommen
 step "configuring and building the core and attnlab-cli in $build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake" \
-    -DATTNLAB_BUILD_UI=OFF -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_OPENCL=OFF -DATTNLAB_CUDA=OFF \
+    -DATTNLAB_BUILD_UI=OFF -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_BENCH=OFF \
+    -DATTNLAB_OPENCL=OFF -DATTNLAB_CUDA=OFF \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
 cmake --build "$build" -j "${JOBS:-2}"
 cli=$build/app/attnlab-cli

@@ -14,7 +14,8 @@
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2), CMAKE_ARGS (extra configure flags),
 # RELIABILITY_BUILD_DIR (default build-reliability), FUZZ_SECONDS (default 20).
-# The CUDA backend needs no package: it is built when the machine's CUDA toolkit (nvcc) is found.
+# The CUDA backend needs no package: it is built when the machine's CUDA toolkit (nvcc) and an
+# NVIDIA driver are found, and by the test command wherever nvcc is.
 set -euo pipefail
 
 mode=${1:-run}
@@ -62,11 +63,20 @@ timed() {
 
 timed "checking Debian packages" install_missing
 # ccache: a build from a clean tree, or into another build directory with the same flags, reuses
-# what was compiled before.
+# what was compiled before, precompiled headers included.
 cached=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+# The CUDA backend is built where an NVIDIA driver is (cmake/Backends.cmake); the test command
+# also builds it wherever nvcc is, so that CUDA code is compiled and linked on machines without a GPU.
+backends=()
+if [ "$mode" = test ] && command -v nvcc >/dev/null; then backends=(-DATTNLAB_CUDA=ON); fi
+configure() {
+    # shellcheck disable=SC2086
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cached[@]}" \
+        "${backends[@]}" ${CMAKE_ARGS:-} >/dev/null
+}
 echo "== configuring in $build"
-# shellcheck disable=SC2086
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cached[@]}" ${CMAKE_ARGS:-} >/dev/null
+timed "configuring" configure
 if [ "$mode" = run ]; then
     echo "== building attnlab and attnlab-cli with $jobs jobs"
     timed "the build" cmake --build "$build" -j "$jobs" --target attnlab attnlab-cli

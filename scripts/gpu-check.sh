@@ -11,7 +11,7 @@
 #      on the GPU; exact ones fall back to the CPU, which `layer_backends` shows);
 #   6. times the explorer's views and checks of a 4096-token scenario (attnlab-check-bench) on
 #      both;
-#   7. prints issue 17's targets against what steps 4-6 measured.
+#   7. prints the GPU path's targets against what steps 4-6 measured.
 #
 #   bash scripts/gpu-check.sh            # JOBS (default: every core), OUT_DIR, BUILD_DIR
 # The exit status is 1 when a test or a sanitizer failed (the later steps still run).

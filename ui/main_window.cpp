@@ -2,9 +2,10 @@
 // The explorer window and its wiring.
 #include "ui/main_window.h"
 
+#include "core/checks/check_registry.h"
+#include "core/checks/report_export.h"
 #include "core/explore/resource_limits.h"
 #include "core/io/presets.h"
-#include "core/io/report_export.h"
 #include "core/io/scenario_reader.h"
 #include "core/io/scenario_writer.h"
 #include "ui/document/autosave.h"
@@ -51,6 +52,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace attnlab::ui {
 
 namespace {
@@ -63,6 +66,15 @@ QWidget* scrolled(QWidget* w) {
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
     return area;
+}
+
+/// Whether the report of a property that measures the dependency page's map has arrived.
+bool dependencySourceReported(const PropertyPanel& properties) {
+    const auto& units = attnlab::propertyUnits();
+    return std::any_of(units.begin(), units.end(), [&](const attnlab::PropertyUnit& unit) {
+        return unit.dependencyMap == attnlab::DependencyMapRole::Source &&
+               properties.report(QString::fromStdString(unit.name()));
+    });
 }
 
 } // namespace
@@ -166,11 +178,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(compute_, &ComputeService::checkReady, this,
             [this](int i, const attnlab::PropertyReport& r) {
                 properties_->setReport(i, r);
-                // The dependency page: locality's map; until locality has run, the map causality
-                // measures when it fails (to find its witness), or nothing once it holds.
-                if (r.name == "locality")
+                // The dependency page: the map of the property that measures it (locality);
+                // until that one has run, the map a property measures when it fails, to find its
+                // witness (causality), or nothing once it holds.
+                const attnlab::PropertyUnit* unit = attnlab::findPropertyUnit(r.name);
+                const auto role = unit ? unit->dependencyMap : attnlab::DependencyMapRole::None;
+                if (role == attnlab::DependencyMapRole::Source)
                     views_->setDependencyReport(&r);
-                else if (r.name == "causality" && !properties_->report("locality"))
+                else if (role == attnlab::DependencyMapRole::Fallback &&
+                         !dependencySourceReported(*properties_))
                     views_->setDependencyReport(r.details.contains("dependency_map") ? &r
                                                                                      : nullptr);
             });
@@ -191,8 +207,7 @@ MainWindow::MainWindow(QWidget* parent)
     // draw those, now or once they arrive.
     connect(properties_, &PropertyPanel::witnessSelected, this,
             [this](const std::vector<attnlab::WitnessCell>& cells) {
-                QTreeWidgetItem* item = properties_->tree()->currentItem();
-                const QString name = item ? item->text(0) : QString();
+                const QString name = PropertyPanel::propertyOf(properties_->tree()->currentItem());
                 views_->showWitness(
                     cells, comparison_->witnessMaps(name, properties_->report(name),
                                                     properties_->shrinkBox()->isChecked()));
@@ -200,7 +215,8 @@ MainWindow::MainWindow(QWidget* parent)
     // The views follow the property the user selects (a click, or the keys in the list), and
     // the transformation again when the Transform tab is chosen.
     const auto follow = [this](QTreeWidgetItem* item) {
-        if (item) comparison_->followProperty(item->text(0), properties_->report(item->text(0)));
+        const QString name = PropertyPanel::propertyOf(item);
+        if (!name.isEmpty()) comparison_->followProperty(name, properties_->report(name));
     };
     connect(properties_->tree(), &QTreeWidget::itemClicked, this, follow);
     connect(properties_->tree(), &QTreeWidget::currentItemChanged, this,
@@ -210,8 +226,8 @@ MainWindow::MainWindow(QWidget* parent)
     // The shrunk witness is another, smaller input: the views draw it rather than outline a
     // cell of the full one.
     connect(properties_->shrinkBox(), &QCheckBox::toggled, this, [this](bool shrunk) {
-        if (QTreeWidgetItem* item = properties_->tree()->currentItem(); item && shrunk)
-            comparison_->followProperty(item->text(0), properties_->report(item->text(0)));
+        const QString name = PropertyPanel::propertyOf(properties_->tree()->currentItem());
+        if (!name.isEmpty() && shrunk) comparison_->followProperty(name, properties_->report(name));
         comparison_->setShrunk(shrunk);
     });
     connect(inputs, &QTabWidget::currentChanged, this, [this, inputs](int tab) {
@@ -369,8 +385,7 @@ void MainWindow::exportEachView(const QString& directory, const QString& format,
 }
 
 const attnlab::PropertyReport* MainWindow::selectedReport() const {
-    const QTreeWidgetItem* item = properties_->tree()->currentItem();
-    return item ? properties_->report(item->text(0)) : nullptr;
+    return properties_->report(PropertyPanel::propertyOf(properties_->tree()->currentItem()));
 }
 
 QString MainWindow::figureFileName(int row) const {

@@ -76,7 +76,7 @@ nlohmann::json runCase(const AcceleratorDevice& device, const std::string& selec
                      : runCase<float>(device, selector, c, peakGflops);
 }
 
-// The standard suite (issue 17's targets): dense, causal at n = 16384; window:256 and dense at
+// The standard suite (the GPU path's targets): dense, causal at n = 16384; window:256 and dense at
 // n = 65536; float64 dense at 4096; 16 heads of width 64. Sizes divided by `scale`.
 std::vector<DeviceCase> suite(const DeviceCase& base, int scale, bool fp64) {
     auto with = [&](int n, const char* mask, bool float64, int repeat) {
@@ -127,7 +127,8 @@ std::string deviceBenchText(const nlohmann::json& result) {
     std::string text;
     char line[256];
     if (result["peak_tflops"].is_null())
-        std::snprintf(line, sizeof line, "%s (%s): no peak (probed on GPUs only, and not with --skip-probe)\n",
+        std::snprintf(line, sizeof line,
+                      "%s (%s): no peak (probed on GPUs only, and not with --skip-probe)\n",
                       result["backend"].get<std::string>().c_str(),
                       result["device"].get<std::string>().c_str());
     else

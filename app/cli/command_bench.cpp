@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `attnlab-cli bench`: speed of the CPU attention kernel against the machine's measured FMA peak
-// (cli.md). Without --n it runs the standard suite of issue 5; with --n one case. With --backend
+// (cli.md). Without --n it runs the standard suite; with --n one case. With --backend
 // opencl or cuda, an accelerator's layer kernel instead (bench_device.h).
 #include "arguments.h"
 #include "bench_device.h"

@@ -5,8 +5,8 @@
 
 #include "core/base/error.h"
 #include "core/checks/check_registry.h"
+#include "core/checks/report_export.h"
 #include "core/explore/run_report.h"
-#include "core/io/report_export.h"
 #include "core/io/scenario_reader.h"
 
 #include <ostream>
@@ -58,11 +58,10 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
         for (const auto& c : propertyChecks())
             checks.push_back({c->name()});
     for (CheckSpec& c : checks) {
-        if (!findPropertyCheck(c.name))
+        const PropertyCheck* check = findPropertyCheck(c.name);
+        if (!check)
             throw UsageError("unknown property '" + c.name + "' (the list is in check --help)");
-        if (samples >= 0 && (c.name == "permutation-equivariance" ||
-                             c.name == "permutation-invariance" || c.name == "gradient"))
-            c.params["samples"] = samples;
+        if (samples >= 0 && check->declares("samples")) c.params["samples"] = samples;
     }
     const std::vector<PropertyReport> reports = runChecks(scenario, checks, seed);
     bool failed = false;

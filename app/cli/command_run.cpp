@@ -5,8 +5,8 @@
 
 #include "core/base/error.h"
 #include "core/explore/run_report.h"
-#include "core/io/heatmap_png.h"
-#include "core/io/npy.h"
+#include "core/formats/heatmap_png.h"
+#include "core/formats/npy.h"
 #include "core/io/scenario_reader.h"
 
 #include <filesystem>

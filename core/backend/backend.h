@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The backend interface (design.md, Backends): a backend (CPU, OpenCL, CUDA) lists the devices
+// The backend interface (docs/architecture.md): a backend (CPU, OpenCL, CUDA) lists the devices
 // it found, says what it computes on, and names the device a choice without an index uses.
 // The devices compute (device.h).
 #pragma once

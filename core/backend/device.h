@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A device a computation runs on (design.md, Backends): what it is, as `attnlab-cli devices`
+// A device a computation runs on (docs/architecture.md): what it is, as `attnlab-cli devices`
 // and the GUI's backend chooser show it, whether it takes a request, and the computation
 // itself. Every backend's devices derive from Device; the CPU's computes everything.
 #pragma once
 
+#include "core/backend/head_forward.h"
 #include "core/backend/request.h"
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What a computation asks of a device (design.md, Backends): one head with its mask, or one
+// What a computation asks of a device (docs/architecture.md): one head with its mask, or one
 // whole layer that keeps no maps, and the request a device decides on in `supports` before it
 // is asked to compute.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Looking an entry of a registry (backends, property checks) up by its name.
+// Looking an entry of a registry (the backends) up by its name.
 #pragma once
 
 #include <memory>

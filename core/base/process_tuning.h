@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Process-wide settings a program applies first thing in main: how the allocator keeps freed
-// memory and how idle worker threads wait. Measured with the explorer's edit benchmark (README,
-// Performance).
+// memory and how idle worker threads wait. Measured with the explorer's edit benchmark
+// (docs/performance.md).
 #pragma once
 
 namespace attnlab {

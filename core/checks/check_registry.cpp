@@ -1,59 +1,78 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The registry of property checks (cli.md's order), parsing `--property` arguments, and running
-// a scenario's checks.
+// The registry of properties (cli.md's order), one line each, parsing `--property` arguments,
+// and running a scenario's checks.
 #include "core/checks/check_registry.h"
 
 #include "core/base/error.h"
-#include "core/base/find_by_name.h"
 #include "core/checks/model_cache.h"
-#include "core/checks/properties/all_true_mask_check.h"
-#include "core/checks/properties/batch_invariance_check.h"
-#include "core/checks/properties/causality_check.h"
-#include "core/checks/properties/data_parallel_check.h"
-#include "core/checks/properties/equivariance_check.h"
-#include "core/checks/properties/gradient_check.h"
-#include "core/checks/properties/kv_cache_check.h"
-#include "core/checks/properties/locality_check.h"
-#include "core/checks/properties/logit_symmetry_check.h"
-#include "core/checks/properties/row_sums_check.h"
-#include "core/checks/properties/shift_invariance_check.h"
-#include "core/checks/properties/tensor_parallel_check.h"
-#include "core/checks/properties/tiling_check.h"
+#include "core/checks/properties/all_true_mask/all_true_mask_unit.h"
+#include "core/checks/properties/batch_invariance/batch_invariance_unit.h"
+#include "core/checks/properties/causality/causality_unit.h"
+#include "core/checks/properties/data_parallel/data_parallel_unit.h"
+#include "core/checks/properties/gradient/gradient_unit.h"
+#include "core/checks/properties/kv_cache/kv_cache_unit.h"
+#include "core/checks/properties/locality/locality_unit.h"
+#include "core/checks/properties/logit_symmetry/logit_symmetry_unit.h"
+#include "core/checks/properties/permutation/permutation_units.h"
+#include "core/checks/properties/row_sums/row_sums_unit.h"
+#include "core/checks/properties/shift_invariance/shift_invariance_unit.h"
+#include "core/checks/properties/tensor_parallel/tensor_parallel_unit.h"
+#include "core/checks/properties/tiling/tiling_units.h"
 
 namespace attnlab {
 
-const std::vector<std::unique_ptr<PropertyCheck>>& propertyChecks() {
-    static const std::vector<std::unique_ptr<PropertyCheck>> checks = [] {
-        std::vector<std::unique_ptr<PropertyCheck>> list;
-        list.push_back(makeEquivarianceCheck(false));
-        list.push_back(makeEquivarianceCheck(true));
-        list.push_back(makeLocalityCheck());
-        list.push_back(makeCausalityCheck());
-        list.push_back(makeLogitSymmetryCheck());
-        list.push_back(makeRowSumsCheck());
-        list.push_back(makeAllTrueMaskCheck());
-        list.push_back(makeTilingCheck(false));
-        list.push_back(makeTilingCheck(true));
-        list.push_back(makeShiftInvarianceCheck());
-        list.push_back(makeBatchInvarianceCheck());
-        list.push_back(makeTensorParallelCheck());
-        list.push_back(makeDataParallelCheck());
-        list.push_back(makeGradientCheck());
-        list.push_back(makeKvCacheCheck());
+const std::vector<PropertyUnit>& propertyUnits() {
+    static const std::vector<PropertyUnit> units = [] {
+        std::vector<PropertyUnit> list;
+        list.push_back(permutationEquivarianceUnit());
+        list.push_back(permutationInvarianceUnit());
+        list.push_back(localityUnit());
+        list.push_back(causalityUnit());
+        list.push_back(logitSymmetryUnit());
+        list.push_back(rowSumsUnit());
+        list.push_back(allTrueMaskUnit());
+        list.push_back(tilingUnit());
+        list.push_back(chunkwiseUnit());
+        list.push_back(shiftInvarianceUnit());
+        list.push_back(batchInvarianceUnit());
+        list.push_back(tensorParallelUnit());
+        list.push_back(dataParallelUnit());
+        list.push_back(gradientUnit());
+        list.push_back(kvCacheUnit());
+        return list;
+    }();
+    return units;
+}
+
+const PropertyUnit* findPropertyUnit(const std::string& name) {
+    for (const PropertyUnit& unit : propertyUnits())
+        if (unit.name() == name) return &unit;
+    return nullptr;
+}
+
+const std::vector<const PropertyCheck*>& propertyChecks() {
+    static const std::vector<const PropertyCheck*> checks = [] {
+        std::vector<const PropertyCheck*> list;
+        for (const PropertyUnit& unit : propertyUnits())
+            list.push_back(unit.check.get());
         return list;
     }();
     return checks;
 }
 
 const PropertyCheck* findPropertyCheck(const std::string& name) {
-    return findByName(propertyChecks(), name);
+    const PropertyUnit* unit = findPropertyUnit(name);
+    return unit ? unit->check.get() : nullptr;
 }
 
 std::string propertySection(const std::string& name) {
-    const auto& checks = propertyChecks();
-    for (std::size_t i = 0; i < checks.size(); ++i)
-        if (checks[i]->name() == name) return "2." + std::to_string(i + 1);
-    return {};
+    const PropertyUnit* unit = findPropertyUnit(name);
+    return unit ? unit->docs.section : std::string();
+}
+
+std::string propertyDisplayName(const std::string& name) {
+    const PropertyUnit* unit = findPropertyUnit(name);
+    return unit ? unit->displayName : name;
 }
 
 CheckSpec parseCheckArgument(const std::string& text) {

@@ -21,14 +21,15 @@ PropertyReport notApplicableReport(const std::string& name, const std::string& w
 
 } // namespace
 
-PropertyReport PropertyCheck::run(const CheckRequest& request) const {
+bool PropertyCheck::declares(const std::string& parameter) const {
     const std::vector<CheckParameter> declared = parameters();
-    for (const auto& item : request.params.items()) {
-        const std::string& key = item.key();
-        if (std::none_of(declared.begin(), declared.end(),
-                         [&](const CheckParameter& p) { return p.name == key; }))
-            throw InputError("unknown parameter '" + key + "'");
-    }
+    return std::any_of(declared.begin(), declared.end(),
+                       [&](const CheckParameter& p) { return p.name == parameter; });
+}
+
+PropertyReport PropertyCheck::run(const CheckRequest& request) const {
+    for (const auto& item : request.params.items())
+        if (!declares(item.key())) throw InputError("unknown parameter '" + item.key() + "'");
     if (const auto why = notApplicable(request.scenario)) return notApplicableReport(name(), *why);
     return evaluate(request);
 }

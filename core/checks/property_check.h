@@ -50,6 +50,8 @@ public:
     virtual std::string name() const = 0;
     /// The parameters it reads; any other is refused.
     virtual std::vector<CheckParameter> parameters() const { return {}; }
+    /// Whether parameters() has one called `parameter`.
+    bool declares(const std::string& parameter) const;
     /// What it reports or how, in a few words, for --help after the parameters (may be empty).
     virtual std::string note() const { return {}; }
 

@@ -3,7 +3,7 @@
 #include "core/explore/decode_transform.h"
 
 #include "core/base/error.h"
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 
 namespace attnlab {
 

@@ -3,24 +3,10 @@
 #include "core/explore/panel_checks.h"
 
 #include "core/checks/check_registry.h"
-#include "core/checks/parameter_text.h"
 
 #include <algorithm>
 
 namespace attnlab {
-
-namespace {
-
-// shift-invariance's offsets when left to auto: its declared default, and the transform's shift c.
-nlohmann::json offsetsWithShift(long c) {
-    const PropertyCheck* check = findPropertyCheck("shift-invariance");
-    const CheckParameter p = check->parameters().at(0); // parameters() returns a copy
-    std::vector<long> offsets = parameterValue(p, p.defaultValue).get<std::vector<long>>();
-    if (std::find(offsets.begin(), offsets.end(), c) == offsets.end()) offsets.push_back(c);
-    return offsets;
-}
-
-} // namespace
 
 std::vector<CheckSpec> panelChecks(const Scenario& scenario, const Transform& transform,
                                    const ChosenParameters& chosen) {
@@ -34,9 +20,8 @@ std::vector<CheckSpec> panelChecks(const Scenario& scenario, const Transform& tr
         if (const auto it = chosen.find(c.name); it != chosen.end())
             for (const auto& item : it->second.items())
                 c.params[item.key()] = item.value();
-        if (c.name == "shift-invariance" && !c.params.contains("offset") &&
-            transform.kind == Transform::Kind::Shift && transform.shift != 0)
-            c.params["offset"] = offsetsWithShift(transform.shift);
+        if (const PropertyUnit* unit = findPropertyUnit(c.name); unit && unit->followTransform)
+            unit->followTransform(c.params, transform);
     }
     return checks;
 }

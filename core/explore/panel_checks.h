@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The checks the explorer's property panel runs, with their parameters: the scenario's own first,
 // then every other property; the parameters the user set in the window over the scenario's; and,
-// where a parameter is left to "auto", a default that follows the explorer's transform
-// (shift-invariance also checks the shift c the Transform tab applies).
+// where a parameter is left to "auto", a default that follows the explorer's transform as the
+// property's unit says (shift-invariance also checks the shift c the Transform tab applies).
 #pragma once
 
 #include "core/model/scenario.h"

@@ -5,10 +5,10 @@
 #include "core/io/hf_import.h"
 
 #include "core/base/error.h"
-#include "core/io/bpe_tokenizer.h"
-#include "core/io/checkpoint.h"
-#include "core/io/hf_config.h"
-#include "core/io/hf_layout.h"
+#include "core/formats/bpe_tokenizer.h"
+#include "core/formats/checkpoint.h"
+#include "core/formats/hf_config.h"
+#include "core/formats/hf_layout.h"
 
 #include <memory>
 

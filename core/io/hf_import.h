@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A Hugging Face checkpoint as an AttnLab model: config.json and the safetensors tensors (read
-// lazily through core/io/checkpoint.h) become a ModelSpec whose weights refer to the checkpoint,
-// with each architecture's conventions translated (fused QKV re-sliced, sliding_window W as a
-// causal window of radius W - 1, RoPE pairs as `rotate_half` pairs them, BLOOM's ALiBi), and text
-// becomes tokens through the checkpoint's tokenizer.json.
+// lazily through core/formats/checkpoint.h) become a ModelSpec whose weights refer to the
+// checkpoint, with each architecture's conventions translated (fused QKV re-sliced, sliding_window
+// W as a causal window of radius W - 1, RoPE pairs as `rotate_half` pairs them, BLOOM's ALiBi), and
+// text becomes tokens through the checkpoint's tokenizer.json.
 #pragma once
 
 #include "core/model/scenario.h"

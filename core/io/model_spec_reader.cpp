@@ -6,7 +6,7 @@
 
 #include "core/base/enum_names.h"
 #include "core/base/error.h"
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 
 namespace attnlab::scenario_json {
 

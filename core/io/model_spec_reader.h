@@ -3,7 +3,7 @@
 // scenario_reader.cpp assembles into a model. Each throws InputError naming the JSON path.
 #pragma once
 
-#include "core/io/json_reader.h"
+#include "core/formats/json_reader.h"
 #include "core/spec/model_spec.h"
 
 namespace attnlab::scenario_json {

@@ -4,8 +4,8 @@
 
 #include "core/base/enum_names.h"
 #include "core/base/error.h"
+#include "core/formats/json_reader.h"
 #include "core/io/hf_import.h"
-#include "core/io/json_reader.h"
 #include "core/io/model_spec_reader.h"
 #include "core/io/preset_texts.h"
 

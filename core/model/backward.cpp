@@ -6,6 +6,7 @@
 // their derivative is that of y = A·V.
 #include "core/model/backward.h"
 
+#include "core/backend/head_forward.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 #include "core/model/block_support.h"

@@ -10,13 +10,6 @@
 
 namespace attnlab {
 
-void checkMatrixSize(long long rows, long long cols, const std::string& what) {
-    if (rows < 0 || cols < 0 || (cols > 0 && rows > kMaxMatrixEntries / cols))
-        throw InputError(what + " of " + std::to_string(rows) + " x " + std::to_string(cols) +
-                         " entries is too large (limit " + std::to_string(kMaxMatrixEntries) +
-                         " entries)");
-}
-
 namespace {
 // One seeded entry: a normal draw in float modes, a small integer in exact mode.
 template <class T>

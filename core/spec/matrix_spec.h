@@ -6,8 +6,9 @@
 #pragma once
 
 #include "core/base/error.h"
+#include "core/base/matrix_size.h"
 #include "core/base/scalar.h"
-#include "core/spec/tensor_source.h"
+#include "core/formats/tensor_source.h"
 
 #include <cstdint>
 #include <memory>
@@ -15,12 +16,6 @@
 #include <vector>
 
 namespace attnlab {
-
-/// Largest number of entries a single matrix may have (refused before allocation beyond it).
-inline constexpr long long kMaxMatrixEntries = 1LL << 26;
-
-/// Throws InputError when rows x cols exceeds kMaxMatrixEntries, naming the size.
-void checkMatrixSize(long long rows, long long cols, const std::string& what);
 
 /// A matrix read from a checkpoint: the stored tensor or its transpose (torch's Linear stores
 /// out x in, a projection here is in x out), optionally only some of the columns, in order (the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Text to token ids and ids to readable labels (a checkpoint's tokenizer, read by core/io): the
-// spec layer holds it through this interface, so the GUI's text box and the CLI need not know
+// Text to token ids and ids to readable labels (a checkpoint's tokenizer, read by core/formats):
+// the spec layer holds it through this interface, so the GUI's text box and the CLI need not know
 // the tokenizer's file format.
 #pragma once
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Attention masks saved by numpy itself, for AttnLab's .npy mask reader (core/io/npy.h).
+"""Attention masks saved by numpy itself, for AttnLab's .npy mask reader (core/formats/npy.h).
 
 Usage:
     scripts/hf-fixtures/.venv/bin/python scripts/hf-fixtures/make_mask_fixtures.py [--out DIR]

@@ -3,7 +3,7 @@
 // JSON and .npy files; bottom-right on a causal model is the full pass's last rows exactly,
 // top-left is not; refusals of a bad m, alignment or mask file.
 #include "cli_runner.h"
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 #include "core/spec/mask_conventions.h"
 
 #include <QJsonArray>

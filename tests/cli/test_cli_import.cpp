@@ -5,7 +5,7 @@
 // message.
 #include "cli_runner.h"
 
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 
 #include <QTemporaryDir>
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/backend/cpu/fused_attention.h"
+#include "core/backend/head_forward.h"
 #include "core/spec/matrix_spec.h"
-#include "core/spec/mixer.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // bias, mixer and mask shorthands.
 #pragma once
 
+#include "core/backend/head_forward.h"
 #include "core/spec/mask.h"
-#include "core/spec/mixer.h"
 #include "core/test_support.h"
 
 #include <QMetaType>

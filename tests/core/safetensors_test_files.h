@@ -3,7 +3,7 @@
 // or as given), files on disk, and the InputError a reader must throw.
 #pragma once
 
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 #include "test_support.h"
 
 #include <QtTest>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Every accelerated backend against the CPU (design.md, Backends): each supported operation
+// Every accelerated backend against the CPU (docs/architecture.md): each supported operation
 // (scores, masking, the four mixers, weights·V and the fused tiled online-softmax evaluation)
 // over every mask kind, float32 and float64, sizes below, at and past the key tile (incl.
 // non-multiples), with and without an additive bias. Requests a backend refuses are counted

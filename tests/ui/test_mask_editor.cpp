@@ -3,7 +3,7 @@
 // view, and/or/not, the all-masked-row warning, the block view, the mask diff, and masks
 // imported from and exported to .npy files (through the code path the file dialogs call).
 // Set ATTNLAB_MASK_EDITOR_PNG to a path to also save a picture of the editor.
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 #include "core/spec/mask_conventions.h"
 #include "ui/mask/mask_block_view.h"
 #include "ui/mask/mask_combine_panel.h"

@@ -3,7 +3,7 @@
 // column's maps are m x n with the m x n mask greyed, the bottom-right difference on a causal
 // preset is zero and the top-left one is not, and a mask file of the wrong shape is refused
 // with the banner's message, the previous state kept; removing tokens takes m down with n.
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 #include "core/spec/mask_conventions.h"
 #include "ui/editors/tokens_editor.h"
 #include "ui/editors/transform_editor.h"

@@ -2,8 +2,8 @@
 // Figure export through the window: one file per figure in PNG, SVG or PDF with the title block,
 // cells as vector shapes in SVG, one colour range for the original and transformed maps of a row,
 // values in small maps only, refusals that write nothing, and a question before replacing files.
-#include "core/io/color_maps.h"
-#include "core/io/report_export.h"
+#include "core/checks/report_export.h"
+#include "core/formats/color_maps.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_figure.h"
 #include "ui/panels/views_panel.h"

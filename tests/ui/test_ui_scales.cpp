@@ -4,7 +4,7 @@
 // on the colour bar, an exactly-zero difference says so, numbers are written in the cells of
 // small maps and not of big ones, and presentation mode enlarges the maps' fonts.
 #include "core/explore/side_by_side.h"
-#include "core/io/color_maps.h"
+#include "core/formats/color_maps.h"
 #include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
 #include "ui/panels/views_panel.h"

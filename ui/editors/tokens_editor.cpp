@@ -4,9 +4,9 @@
 
 #include "core/base/error.h"
 #include "core/explore/editable_values.h"
+#include "core/formats/npy.h"
+#include "core/formats/table_text.h"
 #include "core/io/hf_import.h"
-#include "core/io/npy.h"
-#include "core/io/table_text.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/enum_combo.h"
 #include "ui/editors/narrow_inputs.h"

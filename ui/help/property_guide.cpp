@@ -9,15 +9,17 @@
 namespace attnlab::ui {
 
 QString guideTarget(const QString& property) {
-    if (!attnlab::findPropertyCheck(property.toStdString())) return {};
-    const QString target = "user-guide.md#" + headingSlug(property);
+    const attnlab::PropertyUnit* unit = attnlab::findPropertyUnit(property.toStdString());
+    if (!unit) return {};
+    const QString target =
+        "user-guide.md#" + headingSlug(QString::fromStdString(unit->docs.guideHeading));
     return HelpWindow::hasTarget(target) ? target : QString();
 }
 
 QString mathematicsTarget(const QString& property) {
-    const std::string section = attnlab::propertySection(property.toStdString());
-    if (section.empty()) return {};
-    return HelpWindow::sectionTarget("properties.md", QString::fromStdString(section));
+    const attnlab::PropertyUnit* unit = attnlab::findPropertyUnit(property.toStdString());
+    if (!unit) return {};
+    return HelpWindow::sectionTarget("properties.md", QString::fromStdString(unit->docs.section));
 }
 
 } // namespace attnlab::ui

@@ -4,7 +4,7 @@
 #include "ui/mask/mask_editor.h"
 
 #include "core/base/error.h"
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 #include "ui/mask/mask_block_view.h"
 #include "ui/mask/mask_combine_panel.h"
 #include "ui/mask/mask_diff_dialog.h"

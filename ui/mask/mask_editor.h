@@ -27,9 +27,9 @@ public:
     /// Does not emit maskEdited.
     void setMask(const MaskSpec& mask, int n);
     MaskSpec mask() const;
-    /// Reads the .npy mask at `path` (core/io/npy.h: true or 1 lets the query attend to the key,
-    /// or an additive 0/-inf float mask) and makes it the mask, a `file` mask, sent as an edit.
-    /// On failure shows the message, keeps the mask and returns false.
+    /// Reads the .npy mask at `path` (core/formats/npy.h: true or 1 lets the query attend to the
+    /// key, or an additive 0/-inf float mask) and makes it the mask, a `file` mask, sent as an
+    /// edit. On failure shows the message, keeps the mask and returns false.
     bool importMask(const QString& path);
     /// Writes the mask's cells to `path` as a bool .npy; on failure shows the message and returns
     /// false.

@@ -65,7 +65,10 @@ void CheckParametersForm::showProperty(const QString& property, const nlohmann::
         hide();
         return;
     }
-    title_->setText(QString("<b>Parameters of %1</b>").arg(property.toHtmlEscaped()));
+    title_->setText(
+        QString("<b>Parameters of %1</b>")
+            .arg(QString::fromStdString(attnlab::propertyDisplayName(property.toStdString()))
+                     .toHtmlEscaped()));
     for (const attnlab::CheckParameter& p : check->parameters()) {
         const QString name = QString::fromStdString(p.name);
         const nlohmann::json value = chosen_.contains(p.name) ? chosen_.at(p.name) : nullptr;

@@ -79,6 +79,11 @@ QString htmlEscaped(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
+/// What the window calls the property `name` (its unit's display name).
+QString displayName(const QString& name) {
+    return QString::fromStdString(attnlab::propertyDisplayName(name.toStdString()));
+}
+
 // The property's declared parameters (`--property NAME:key=value`), as in check --help, with
 // their types.
 QString parametersToolTip(const QString& name) {
@@ -95,12 +100,13 @@ QString parametersToolTip(const QString& name) {
 /// the mathematics, those that exist.
 QString documentationLinks(const QString& name) {
     QStringList links;
+    const QString shown = displayName(name).toHtmlEscaped();
     if (const QString guide = guideTarget(name); !guide.isEmpty())
         links << QString("<a href=\"%1\">How to read %2 in the window: the user guide</a>")
-                     .arg(docUrl(guide).toString(), name.toHtmlEscaped());
+                     .arg(docUrl(guide).toString(), shown);
     if (const QString maths = mathematicsTarget(name); !maths.isEmpty())
         links << QString("<a href=\"%1\">What %2 means: properties.md §%3</a>")
-                     .arg(docUrl(maths).toString(), name.toHtmlEscaped(),
+                     .arg(docUrl(maths).toString(), shown,
                           QString::fromStdString(attnlab::propertySection(name.toStdString())));
     return links.isEmpty() ? QString() : "<p>" + links.join("<br>") + "</p>";
 }
@@ -152,14 +158,15 @@ PropertyPanel::PropertyPanel(QWidget* parent)
 }
 
 void PropertyPanel::start(const QStringList& names, const QStringList& deferred) {
-    const QString selected = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
+    const QString selected = propertyOf(tree_->currentItem());
     reports_.assign(std::size_t(names.size()), std::nullopt);
     // Keep rows (and the selection) when the same properties are recomputed: no flicker per edit.
     if (tree_->topLevelItemCount() != names.size()) tree_->clear();
     for (int i = 0; i < names.size(); ++i) {
         QTreeWidgetItem* item = tree_->topLevelItem(i);
         if (!item) item = new QTreeWidgetItem(tree_);
-        item->setText(Name, names[i]);
+        item->setText(Name, displayName(names[i]));
+        item->setData(Name, Qt::UserRole, names[i]);
         item->setToolTip(Name, parametersToolTip(names[i]));
         item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
         item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : kComputing);
@@ -233,7 +240,7 @@ void PropertyPanel::restart(int index) {
 
 void PropertyPanel::showParametersOf(ComputeService* compute) {
     const auto show = [this, compute] {
-        const QString name = tree_->currentItem() ? tree_->currentItem()->text(Name) : QString();
+        const QString name = propertyOf(tree_->currentItem());
         nlohmann::json effective = nlohmann::json::object();
         for (const attnlab::CheckSpec& c : compute->checks())
             if (QString::fromStdString(c.name) == name) effective = c.params;
@@ -333,7 +340,7 @@ const PropertyReport* PropertyPanel::report(const QString& name) const {
 
 QString PropertyPanel::verdictText(const QString& name) const {
     for (int i = 0; i < tree_->topLevelItemCount(); ++i)
-        if (tree_->topLevelItem(i)->text(Name) == name) {
+        if (propertyOf(tree_->topLevelItem(i)) == name) {
             const auto& r = reports_[std::size_t(i)];
             return r ? QString(attnlab::verdictName(r->verdict))
                      : tree_->topLevelItem(i)->text(VerdictCol);
@@ -343,8 +350,12 @@ QString PropertyPanel::verdictText(const QString& name) const {
 
 void PropertyPanel::select(const QString& name) {
     for (int i = 0; i < tree_->topLevelItemCount(); ++i)
-        if (tree_->topLevelItem(i)->text(Name) == name)
+        if (propertyOf(tree_->topLevelItem(i)) == name)
             tree_->setCurrentItem(tree_->topLevelItem(i));
+}
+
+QString PropertyPanel::propertyOf(const QTreeWidgetItem* row) {
+    return row ? row->data(Name, Qt::UserRole).toString() : QString();
 }
 
 void PropertyPanel::showSelected() {
@@ -358,8 +369,9 @@ void PropertyPanel::showSelected() {
     }
     const PropertyReport& r = *reports_[std::size_t(index)];
     QString html = QString("<h3>%1 — <span style='color:%2'>%3</span></h3><p>%4</p>")
-                       .arg(htmlEscaped(r.name), verdictColour(r.verdict).name(),
-                            verdictLabel(r.verdict), htmlEscaped(r.explanation));
+                       .arg(displayName(QString::fromStdString(r.name)).toHtmlEscaped(),
+                            verdictColour(r.verdict).name(), verdictLabel(r.verdict),
+                            htmlEscaped(r.explanation));
     if (r.verdict != Verdict::NotApplicable)
         html +=
             QString("<p><b>max deviation</b> %1, <b>tolerance</b> %2 (%3)<br><small>%4</small></p>")

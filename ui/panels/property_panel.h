@@ -21,6 +21,7 @@ class QProgressBar;
 class QPushButton;
 class QTextBrowser;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace attnlab::ui {
 
@@ -57,6 +58,9 @@ public:
     QString verdictText(const QString& name) const;
     /// Selects the row of `name` (as a click does).
     void select(const QString& name);
+    /// The name of the property a row of tree() stands for (the row shows its display name);
+    /// "" for none.
+    static QString propertyOf(const QTreeWidgetItem* row);
     QTreeWidget* tree() const { return tree_; }
     QCheckBox* shrinkBox() const { return shrink_; }
     QPushButton* cancelButton() const { return cancel_; }

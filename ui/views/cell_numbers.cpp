@@ -2,8 +2,8 @@
 // Drawing short numbers into heatmap cells.
 #include "ui/views/cell_numbers.h"
 
-#include "core/io/color_maps.h"
-#include "core/io/short_number.h"
+#include "core/formats/color_maps.h"
+#include "core/formats/short_number.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The numbers written inside a heatmap's cells: one short text per cell, drawn centred in a colour
-// that contrasts with the cell's (core/io/color_maps.h `darkTextOn`), in every cell or none (a
+// that contrasts with the cell's (core/formats/color_maps.h `darkTextOn`), in every cell or none (a
 // scattering of the short ones would mislead). The font grows with large cells (up to twice its
 // size) and shrinks (down to 6 points) so that the widest text fits.
 #pragma once
@@ -21,7 +21,7 @@ public:
     /// `layer`.
     CellNumbers(QCPColorMap* map, const QString& layer);
 
-    /// Writes the short form of each entry of `matrix` (core/io/short_number.h: its exact text
+    /// Writes the short form of each entry of `matrix` (core/formats/short_number.h: its exact text
     /// when short, else three significant digits); one drawn cell per entry.
     void setTexts(const ViewMatrix& matrix);
     /// Writes nothing.

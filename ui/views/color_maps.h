@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The core's colour scales (core/io/color_maps.h) as QCustomPlot gradients, and the translucent
-// overlay that shades masked cells.
+// The core's colour scales (core/formats/color_maps.h) as QCustomPlot gradients, and the
+// translucent overlay that shades masked cells.
 #pragma once
 
-#include "core/io/color_maps.h"
+#include "core/formats/color_maps.h"
 
 #include <qcustomplot.h>
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "core/explore/side_by_side.h"
-#include "core/io/color_maps.h"
+#include "core/formats/color_maps.h"
 
 #include <QByteArray>
 #include <QList>

@@ -6,7 +6,7 @@
 #include "ui/views/figure.h"
 
 #include "core/explore/display_pooling.h"
-#include "core/io/short_number.h"
+#include "core/formats/short_number.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

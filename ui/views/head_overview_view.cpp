@@ -2,7 +2,7 @@
 // Painting the layer x head grid of thumbnails.
 #include "ui/views/head_overview_view.h"
 
-#include "core/io/color_maps.h"
+#include "core/formats/color_maps.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>

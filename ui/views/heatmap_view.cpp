@@ -3,7 +3,7 @@
 #include "ui/views/heatmap_view.h"
 
 #include "core/explore/display_pooling.h"
-#include "core/io/short_number.h"
+#include "core/formats/short_number.h"
 #include "ui/views/cell_numbers.h"
 #include "ui/views/color_maps.h"
 #include "ui/views/heatmap_sizes.h"

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "core/explore/side_by_side.h"
-#include "core/io/color_maps.h"
+#include "core/formats/color_maps.h"
 #include "ui/views/heatmap_layout.h"
 
 #include <QColor>

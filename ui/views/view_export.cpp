@@ -2,8 +2,8 @@
 // Heatmap and matrix export.
 #include "ui/views/view_export.h"
 
-#include "core/io/npy.h"
-#include "core/io/table_text.h"
+#include "core/formats/npy.h"
+#include "core/formats/table_text.h"
 #include "ui/views/heatmap_view.h"
 
 #include <QFile>

@@ -20,7 +20,7 @@ namespace {
 // Where the computed blocks write at least this many bytes of output (all heads), they write it
 // past the caches (copyTransposed's pastCaches): a windowed head at n = 16384 (4 MiB) took 5-6%
 // less time with AVX-512 and with AVX2; with AVX-512 at n = 8192 as long, at n = 4096 3% more
-// (interleaved runs, docs/performance-history.md).
+// (interleaved runs, docs/performance.md).
 constexpr double kOutputPastCachesBytes = 4 << 20; // 4 MiB
 
 // What every task of one call shares.

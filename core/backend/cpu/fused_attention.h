@@ -7,8 +7,8 @@
 // is O(n·p) plus one query block x key block tile per thread.
 #pragma once
 
+#include "core/backend/head_forward.h"
 #include "core/spec/block_classification.h"
-#include "core/spec/mixer.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The table of one variant of the CPU kernels, the CPU device's one head (the reference mixer,
-// core/spec/mixer.cpp, compiled into every variant) and the matrix product.
+// core/backend/head_forward.cpp, compiled into every variant) and the matrix product.
 #include "core/backend/cpu/kernel_variant.h"
 
 #include "core/backend/cpu/block_product.h"
