@@ -10,6 +10,12 @@ set(ATTNLAB_WARNINGS -Wall -Wextra)
 # target instead of once per file (CONTRIBUTING.md, Build time). -DATTNLAB_PCH=OFF builds
 # without them, which is how a file is checked to include what it uses.
 option(ATTNLAB_PCH "Precompile the common headers of each library and executable" ON)
+# Unity build, for the libraries whose files instantiate the same heavy templates (the checks:
+# Eigen's products in three scalar types, the model's passes): their files compiled
+# ATTNLAB_UNITY_BATCH at a time, so those templates are instantiated and optimised once per batch
+# instead of once per file.
+option(ATTNLAB_UNITY "Compile the files of the template-heavy libraries in batches" ON)
+set(ATTNLAB_UNITY_BATCH 8 CACHE STRING "Files per batch of a unity build")
 set(ATTNLAB_CORE_PCH <Eigen/Dense> <gmpxx.h> <nlohmann/json.hpp> <algorithm> <functional>
                      <memory> <optional> <string> <vector>)
 if(ATTNLAB_ARCH) # every target alike: no mix of instruction sets in one program
@@ -51,4 +57,10 @@ endfunction()
 function(attnlab_target_defaults target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${ATTNLAB_WARNINGS}>)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})
+endfunction()
+
+# attnlab_unity_build(<target>): <target>'s files compiled in batches, with ATTNLAB_UNITY.
+function(attnlab_unity_build target)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${ATTNLAB_UNITY}
+                                             UNITY_BUILD_BATCH_SIZE ${ATTNLAB_UNITY_BATCH})
 endfunction()

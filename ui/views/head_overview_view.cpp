@@ -13,7 +13,7 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr int kGap = 4;      // pixels between thumbnails
+constexpr int kThumbnailGap = 4;      // pixels between thumbnails
 constexpr int kLabelPt = 10; // layer and head numbers
 
 QImage thumbnail(const Eigen::MatrixXd& values) {
@@ -67,21 +67,21 @@ int HeadOverviewView::heads() const {
 
 QPoint HeadOverviewView::origin() const {
     const QFontMetrics m(font());
-    return {m.horizontalAdvance("L00") + 2 * kGap, m.height() + kGap};
+    return {m.horizontalAdvance("L00") + 2 * kThumbnailGap, m.height() + kThumbnailGap};
 }
 
 int HeadOverviewView::cellSize() const {
     if (layers() == 0 || heads() == 0) return 0;
     const QPoint o = origin();
     const int across = (width() - o.x()) / heads(), down = (height() - o.y()) / layers();
-    return std::max(4, std::min(across, down) - kGap);
+    return std::max(4, std::min(across, down) - kThumbnailGap);
 }
 
 QRect HeadOverviewView::thumbnailRect(int layer, int head) const {
     if (layer < 0 || layer >= layers() || head < 0 || head >= int(images_[layer].size())) return {};
     const int s = cellSize();
     const QPoint o = origin();
-    return {o.x() + head * (s + kGap), o.y() + layer * (s + kGap), s, s};
+    return {o.x() + head * (s + kThumbnailGap), o.y() + layer * (s + kThumbnailGap), s, s};
 }
 
 std::pair<int, int> HeadOverviewView::headAt(QPoint pos) const {
@@ -101,11 +101,11 @@ void HeadOverviewView::paintEvent(QPaintEvent*) {
     const int s = cellSize();
     p.setPen(palette().color(QPalette::WindowText));
     for (int h = 0; h < heads(); ++h) // head numbers above the columns
-        p.drawText(QRect(origin().x() + h * (s + kGap), 0, s, origin().y() - kGap / 2),
+        p.drawText(QRect(origin().x() + h * (s + kThumbnailGap), 0, s, origin().y() - kThumbnailGap / 2),
                    Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
     for (int l = 0; l < layers(); ++l) {
         const QRect first = thumbnailRect(l, 0);
-        p.drawText(QRect(0, first.top(), origin().x() - kGap, s), Qt::AlignRight | Qt::AlignVCenter,
+        p.drawText(QRect(0, first.top(), origin().x() - kThumbnailGap, s), Qt::AlignRight | Qt::AlignVCenter,
                    QString("L%1").arg(l));
         for (int h = 0; h < int(images_[l].size()); ++h)
             p.drawImage(thumbnailRect(l, h), images_[l][h]); // unsmoothed: crisp cells
