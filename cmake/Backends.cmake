@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The optional accelerated backends (docs/architecture.md, adding a device backend): optional
-# dependencies said out loud. Each is AUTO (built when found), ON (required: not found is a configure error) or
-# OFF, is announced at configure time, and sets one compile definition on the backend layer
-# (ATTNLAB_HAVE_OPENCL, ATTNLAB_HAVE_CUDA). Included from the top level, because CUDA must be
-# enabled in the directory common to every target that links it.
+# dependencies said out loud. Each is AUTO (built when found), ON (required: not found is a
+# configure error) or OFF, is announced at configure time, and sets one compile definition on the
+# backend layer (ATTNLAB_HAVE_OPENCL, ATTNLAB_HAVE_CUDA). Included from the top level, because CUDA
+# must be enabled in the directory common to every target that links it.
 
 # attnlab_backend(<Name> <NAME>): reads the cache option ATTNLAB_<NAME> (AUTO, ON, OFF), runs
 # attnlab_detect_<name>() (which sets `found` and `why`), announces the result, fails when ON

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# What `cmake --install` puts where (CONTRIBUTING.md, Installing and packaging), in the GNU layout under the prefix:
+# What `cmake --install` puts where (CONTRIBUTING.md, Installing and packaging), in the GNU
+# layout under the prefix:
 #   bin/attnlab-cli, bin/attnlab                       the executables
 #   share/applications/<id>.desktop                    the explorer's desktop entry (Exec attnlab %f)
 #   share/metainfo/<id>.metainfo.xml                   its AppStream metadata

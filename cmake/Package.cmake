@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The Debian package (CONTRIBUTING.md, Installing and packaging): `cpack -G DEB` in the build directory writes
-# attnlab_<version>_<arch>.deb with what cmake/Install.cmake installs, under /usr. Its Depends
-# are computed by dpkg-shlibdeps from the libraries the executables link (Qt 6, QCustomPlot,
-# GMP, the OpenCL ICD loader, ...), so dpkg-dev must be installed.
+# The Debian package (CONTRIBUTING.md, Installing and packaging): `cpack -G DEB` in the build
+# directory writes attnlab_<version>_<arch>.deb with what cmake/Install.cmake installs, under /usr.
+# Its Depends are computed by dpkg-shlibdeps from the libraries the executables link (Qt 6,
+# QCustomPlot, GMP, the OpenCL ICD loader, ...), so dpkg-dev must be installed.
 #
-# The CUDA backend, when built (nvcc found), links the CUDA runtime statically and opens the
-# driver (libcuda.so.1) only at run time: no CUDA library is a dependency, and the package works
+# The CUDA backend, when built (cmake/Backends.cmake), links the CUDA runtime statically and opens
+# the driver (libcuda.so.1) only at run time: no CUDA library is a dependency, and the package works
 # without an NVIDIA driver (the backend then lists no device). It embeds kernels for
 # CMAKE_CUDA_ARCHITECTURES only; -DATTNLAB_CUDA=OFF makes a package without it.
-# ATTNLAB_ARCH (default haswell) applies to the package too: -DATTNLAB_ARCH= for one that runs on
-# every x86-64 processor.
+# ATTNLAB_ARCH applies to the package too: empty (the default) makes one that runs on every x86-64
+# processor.
 set(ATTNLAB_PACKAGE_MAINTAINER "AttnLab maintainers <maintainers@users.noreply.a-seed-97e2a827.example>"
     CACHE STRING "Maintainer field of the Debian package")
 

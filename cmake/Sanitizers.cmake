@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Reliability builds (CONTRIBUTING.md, Sanitizers and fuzzing). Both are off by default and meant for their own
-# build directories:
+# Reliability builds (CONTRIBUTING.md, Sanitizers and fuzzing). Both are off by default and meant
+# for their own build directories:
 #   ATTNLAB_SANITIZE  AddressSanitizer + UndefinedBehaviorSanitizer on every C++ target (not CUDA
 #                     device code); UB is fatal so a test that hits it fails. The tests then run
 #                     with sanitizers/lsan.supp (leaks inside Qt, fontconfig and PoCL).
