@@ -3,7 +3,6 @@
 #include "ui/main_window.h"
 
 #include "core/checks/check_registry.h"
-#include "core/checks/report_export.h"
 #include "core/explore/resource_limits.h"
 #include "core/io/presets.h"
 #include "core/io/scenario_reader.h"
@@ -22,17 +21,13 @@
 #include "ui/panels/check_parameters_form.h"
 #include "ui/panels/error_banner.h"
 #include "ui/panels/property_panel.h"
-#include "ui/panels/views_figure.h"
 #include "ui/panels/views_panel.h"
 #include "ui/views/heatmap_view.h"
-#include "ui/views/overwrite_prompt.h"
-#include "ui/views/view_export.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -40,7 +35,6 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -348,88 +342,6 @@ bool MainWindow::saveTo(const QString& chosen) {
     addRecent(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage("Saved " + path, 4000);
     return true;
-}
-
-void MainWindow::exportViews(const QString& directory, const QString& format) {
-    exportEachView(directory, format, "views",
-                   [](HeatmapView* v, const QString& path) { exportHeatmap(v, path); });
-}
-
-void MainWindow::exportMatrices(const QString& directory, const QString& format) {
-    exportEachView(directory, format, "matrices",
-                   [](HeatmapView* v, const QString& path) { exportMatrix(v->matrix(), path); });
-}
-
-void MainWindow::exportEachView(const QString& directory, const QString& format,
-                                const QString& what,
-                                const std::function<void(HeatmapView*, const QString&)>& write) {
-    const QString stem = figureStem(QString::fromStdString(document_->scenario().name),
-                                    views_->layer(), views_->head());
-    QList<std::pair<HeatmapView*, QString>> files;
-    for (HeatmapView* v : views_->allViews())
-        if (v->matrix().values.size() > 0)
-            files.append(
-                {v, QDir(directory).filePath(stem + "_" + fileStem(v->title()) + "." + format)});
-    QStringList paths;
-    for (const auto& f : files)
-        paths << f.second;
-    if (!confirmOverwrite(this, paths)) return;
-    try {
-        for (const auto& [view, path] : files)
-            write(view, path);
-        statusBar()->showMessage(
-            QString("Exported %1 %2 to %3").arg(files.size()).arg(what, directory), 4000);
-    } catch (const std::exception& e) {
-        showError(QString("Export failed: %1").arg(e.what()));
-    }
-}
-
-const attnlab::PropertyReport* MainWindow::selectedReport() const {
-    return properties_->report(PropertyPanel::propertyOf(properties_->tree()->currentItem()));
-}
-
-QString MainWindow::figureFileName(int row) const {
-    QString name = figureStem(QString::fromStdString(document_->scenario().name), views_->layer(),
-                              views_->head());
-    if (row >= 0 && row < kFigureRows.size()) name += "_" + kFigureRows[row];
-    if (const attnlab::PropertyReport* r = selectedReport())
-        name += "_" + fileStem(QString::fromStdString(r->name));
-    return name + ".svg";
-}
-
-bool MainWindow::exportFigure(const QString& path, int row) {
-    try {
-        const attnlab::PropertyReport* r = selectedReport();
-        const Figure figure =
-            viewsFigure(*views_, QString::fromStdString(document_->scenario().name),
-                        r ? QString::fromStdString(attnlab::verdictLine(*r)) : QString(), row);
-        const QByteArray file = figureFile(figure, path); // an unknown suffix asks nothing
-        if (!confirmOverwrite(this, {path})) return false;
-        writeFileBytes(path, file);
-    } catch (const std::exception& e) {
-        showError(QString("Export failed: %1").arg(e.what()));
-        return false;
-    }
-    statusBar()->showMessage("Exported the figure to " + path, 4000);
-    return true;
-}
-
-void MainWindow::exportVerdicts(const QString& path) {
-    const attnlab::Scenario& s = document_->scenario();
-    const auto reports = properties_->reports();
-    const nlohmann::json ran =
-        views_->current() ? views_->current()->backend : nlohmann::json{{"backend", "cpu"}};
-    const std::string text =
-        path.endsWith(".md", Qt::CaseInsensitive)
-            ? attnlab::checkReportMarkdown(s.name, s.precision, ran, reports)
-            : attnlab::checkReportJson(s.precision, ran, reports).dump(2) + "\n";
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0 ||
-        !file.commit()) {
-        showError(QString("Export failed: %1: %2").arg(path, file.errorString()));
-        return;
-    }
-    statusBar()->showMessage("Exported verdicts to " + path, 4000);
 }
 
 QString MainWindow::errorText() const {
