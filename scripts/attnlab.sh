@@ -32,6 +32,7 @@ packages=(
     libeigen3-dev nlohmann-json3-dev libgmp-dev libpng-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo # OpenCL backend, PoCL device
     xvfb xauth
+    python3-numpy # the probe's example programs (examples/probe) and its tests
 )
 if [ "$mode" = test ]; then
     packages+=(

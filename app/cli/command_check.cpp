@@ -2,6 +2,7 @@
 // `attnlab-cli check`: run property checks on a scenario's numbers (cli.md).
 #include "arguments.h"
 #include "commands.h"
+#include "report_text.h"
 
 #include "core/base/error.h"
 #include "core/checks/check_registry.h"
@@ -64,9 +65,7 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
         if (samples >= 0 && check->declares("samples")) c.params["samples"] = samples;
     }
     const std::vector<PropertyReport> reports = runChecks(scenario, checks, seed);
-    bool failed = false;
-    for (const auto& r : reports)
-        failed = failed || r.verdict == Verdict::Fails;
+    const bool failed = anyFails(reports);
 
     const nlohmann::json ran = backendJson(scenario);
     for (const auto& notice : ran["notices"])
@@ -81,19 +80,7 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     for (const auto& layer : ran["layer_backends"])
         out << " " << layer.get<std::string>();
     out << ")\n\n";
-    for (const auto& r : reports) {
-        out << (r.verdict == Verdict::Holds   ? "HOLDS "
-                : r.verdict == Verdict::Fails ? "FAILS "
-                                              : "n/a   ")
-            << r.name;
-        if (r.verdict != Verdict::NotApplicable)
-            out << "  (max deviation " << r.maxDeviation.text() << ", tolerance "
-                << r.tolerance.text() << ")";
-        out << "\n      " << r.explanation << "\n";
-        if (r.witness) out << "      witness: " << r.witness->json().dump() << "\n";
-        if (r.shrunkWitness) out << "      shrunk:  " << r.shrunkWitness->json().dump() << "\n";
-        if (!r.checked.empty()) out << "      checked: " << r.checked.dump() << "\n";
-    }
+    printReports(out, reports);
     return failed ? 1 : 0;
 }
 

@@ -22,6 +22,7 @@ int checkCommand(const std::vector<std::string>& args, std::ostream& out, std::o
 int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int importCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int probeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 std::string runUsage();
 std::string presetsUsage();
@@ -29,5 +30,6 @@ std::string devicesUsage();
 std::string checkUsage();
 std::string benchUsage();
 std::string importUsage();
+std::string probeUsage();
 
 } // namespace attnlab::cli

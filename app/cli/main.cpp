@@ -21,6 +21,8 @@ const Command kCommands[] = {
      runCommand},
     {"check", "check properties (equivariance, locality, ...) on the scenario's numbers",
      checkUsage, checkCommand},
+    {"probe", "check another program's attention as a black box (masks, batches, prefixes)",
+     probeUsage, probeCommand},
     {"import", "write a scenario of a Hugging Face checkpoint on some text or token ids",
      importUsage, importCommand},
     {"presets", "list the built-in scenarios (open one as builtin:NAME)", presetsUsage,

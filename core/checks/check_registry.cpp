@@ -13,7 +13,9 @@
 #include "core/checks/properties/kv_cache/kv_cache_unit.h"
 #include "core/checks/properties/locality/locality_unit.h"
 #include "core/checks/properties/logit_symmetry/logit_symmetry_unit.h"
+#include "core/checks/properties/mask/mask_black_box.h"
 #include "core/checks/properties/permutation/permutation_units.h"
+#include "core/checks/properties/prefix_consistency/prefix_consistency_black_box.h"
 #include "core/checks/properties/row_sums/row_sums_unit.h"
 #include "core/checks/properties/shift_invariance/shift_invariance_unit.h"
 #include "core/checks/properties/tensor_parallel/tensor_parallel_unit.h"
@@ -47,6 +49,26 @@ const std::vector<PropertyUnit>& propertyUnits() {
 const PropertyUnit* findPropertyUnit(const std::string& name) {
     for (const PropertyUnit& unit : propertyUnits())
         if (unit.name() == name) return &unit;
+    return nullptr;
+}
+
+const std::vector<const BlackBoxProperty*>& blackBoxProperties() {
+    static const std::vector<std::shared_ptr<const BlackBoxProperty>> own = {
+        makeMaskBlackBox(), makePrefixConsistencyBlackBox()};
+    static const std::vector<const BlackBoxProperty*> list = [] {
+        std::vector<const BlackBoxProperty*> all;
+        for (const PropertyUnit& unit : propertyUnits())
+            if (unit.blackBox) all.push_back(unit.blackBox.get());
+        for (const auto& property : own)
+            all.push_back(property.get());
+        return all;
+    }();
+    return list;
+}
+
+const BlackBoxProperty* findBlackBoxProperty(const std::string& name) {
+    for (const BlackBoxProperty* property : blackBoxProperties())
+        if (property->name() == name) return property;
     return nullptr;
 }
 

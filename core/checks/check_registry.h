@@ -29,6 +29,12 @@ std::string propertySection(const std::string& name);
 /// What the window calls the property `name` (`name` itself when no property is called so).
 std::string propertyDisplayName(const std::string& name);
 
+/// Every property measurable on a black box (black_box.h), in the catalogue's order: the units'
+/// black-box forms, then `mask` and `prefix-consistency`, which only a black box is checked for.
+const std::vector<const BlackBoxProperty*>& blackBoxProperties();
+/// The black-box property called `name`, or nullptr.
+const BlackBoxProperty* findBlackBoxProperty(const std::string& name);
+
 /// Runs the scenario's own checks (or `names` when non-empty, each "name" or
 /// "name:key=value,...") and returns the reports in order. Throws InputError for unknown names.
 /// The checks share the scenario's models: those of `models` when given (a caller running

@@ -6,6 +6,7 @@
 // than the property's name.
 #pragma once
 
+#include "core/checks/black_box.h"
 #include "core/checks/property_check.h"
 #include "core/checks/property_comparison.h"
 #include "core/spec/transform.h"
@@ -45,6 +46,9 @@ struct PropertyUnit {
     /// those the user left to "auto" (`params` holds the others); empty: it does not follow it.
     std::function<void(nlohmann::json& params, const Transform& transform)> followTransform = {};
     DependencyMapRole dependencyMap = DependencyMapRole::None;
+    /// How it is measured on a black box (another program: the probe); none where it needs the
+    /// model's insides.
+    std::shared_ptr<const BlackBoxProperty> blackBox = {};
 
     /// The check's name (the command line's and the scenario files').
     std::string name() const { return check->name(); }

@@ -3,6 +3,8 @@
 // supported dtype as doubles, and their reading as numbers or as a mask.
 #include "core/formats/npy.h"
 
+#include "core/formats/npy_header.h"
+
 #include "core/base/error.h"
 
 #include <algorithm>
@@ -21,8 +23,6 @@ namespace attnlab {
 namespace {
 
 constexpr long long kMaxEntries = 1LL << 26;
-// The longest header read (numpy's own limit).
-constexpr std::size_t kMaxHeaderBytes = 10000;
 // The largest file read: the largest array of 8-byte entries and a generous header.
 constexpr std::uintmax_t kMaxFileBytes = kMaxEntries * 8 + (1 << 20);
 
@@ -30,18 +30,7 @@ constexpr std::uintmax_t kMaxFileBytes = kMaxEntries * 8 + (1 << 20);
 
 std::string npyFileBytes(const std::string& descr, Eigen::Index rows, Eigen::Index cols,
                          const char* data, std::size_t dataBytes) {
-    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
-                         std::to_string(rows) + ", " + std::to_string(cols) + "), }";
-    const std::size_t preamble = 10;
-    header.append(64 - (preamble + header.size() + 1) % 64, ' ');
-    header += '\n';
-    std::string out = "\x93NUMPY";
-    out += char(1);
-    out += char(0);
-    const auto len = static_cast<std::uint16_t>(header.size());
-    out += char(len & 0xff);
-    out += char(len >> 8);
-    out += header;
+    std::string out = npyHeaderBytes(descr, {rows, cols});
     out.append(data, dataBytes);
     return out;
 }
@@ -57,126 +46,6 @@ void writeAtomically(const std::filesystem::path& path, const std::string& bytes
     std::error_code ec;
     std::filesystem::rename(temp, path, ec);
     if (ec) throw InputError(path.string() + ": cannot write the file");
-}
-
-// ---------- the header ----------
-
-// What the header says about the data.
-struct NpyLayout {
-    char kind = 'f'; // 'b' bool, 'i' signed integer, 'u' unsigned integer, 'f' float
-    int itemSize = 8;
-    bool bigEndian = false;
-    bool fortranOrder = false;
-    std::vector<long long> shape;
-    std::size_t dataOffset = 0;
-};
-
-// The header dictionary's text; sets layout.dataOffset to where the data starts.
-std::string headerText(const std::string& bytes, NpyLayout& layout) {
-    if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
-        throw InputError("not a .npy file (missing the \\x93NUMPY magic)");
-    const int major = static_cast<unsigned char>(bytes[6]);
-    std::size_t headerLen = 0, offset = 0;
-    if (major == 1) {
-        headerLen =
-            static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
-        offset = 10;
-    } else if (major == 2 || major == 3) {
-        if (bytes.size() < 12) throw InputError(".npy header is truncated");
-        std::uint32_t len = 0;
-        std::memcpy(&len, bytes.data() + 8, 4);
-        headerLen = len;
-        offset = 12;
-    } else {
-        throw InputError(".npy version " + std::to_string(major) + " is not supported");
-    }
-    if (headerLen > kMaxHeaderBytes)
-        throw InputError(".npy header is longer than " + std::to_string(kMaxHeaderBytes) +
-                         " bytes");
-    if (bytes.size() < offset + headerLen) throw InputError(".npy header is truncated");
-    layout.dataOffset = offset + headerLen;
-    return bytes.substr(offset, headerLen);
-}
-
-bool validItemSize(char kind, int size) {
-    switch (kind) {
-    case 'b':
-        return size == 1;
-    case 'i':
-    case 'u':
-        return size == 1 || size == 2 || size == 4 || size == 8;
-    default: // 'f'
-        return size == 4 || size == 8;
-    }
-}
-
-void readDescr(const std::string& header, NpyLayout& layout) {
-    std::smatch match;
-    if (!std::regex_search(header, match, std::regex("'descr':\\s*'([^']*)'")))
-        throw InputError(".npy: the header has no 'descr' (dtype)");
-    const std::string descr = match[1];
-    std::smatch parts;
-    if (!std::regex_match(descr, parts, std::regex("([<>|=]?)([bfiu])([1248])")) ||
-        !validItemSize(parts[2].str()[0], parts[3].str()[0] - '0'))
-        throw InputError(".npy: dtype '" + descr +
-                         "' is not supported (bool, int8-int64, uint8-uint64, float32 and "
-                         "float64 are)");
-    layout.bigEndian = parts[1] == ">";
-    layout.kind = parts[2].str()[0];
-    layout.itemSize = parts[3].str()[0] - '0';
-}
-
-std::string shapeText(const std::vector<long long>& shape) {
-    std::string text = "(";
-    for (std::size_t k = 0; k < shape.size(); ++k)
-        text += (k ? ", " : "") + std::to_string(shape[k]);
-    return text + (shape.size() == 1 ? ",)" : ")");
-}
-
-bool isDigit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-// The sizes of a shape tuple's text such as "2, 3" or "3,"; throws when it is anything else.
-std::vector<long long> shapeSizes(const std::string& tuple) {
-    std::vector<long long> shape;
-    std::stringstream pieces(tuple);
-    std::string piece;
-    long long entries = 1;
-    while (std::getline(pieces, piece, ',')) {
-        piece.erase(0, piece.find_first_not_of(' '));
-        piece.erase(piece.find_last_not_of(' ') + 1);
-        const bool trailingComma = piece.empty() && !shape.empty() && pieces.eof();
-        if (trailingComma) break;
-        if (piece.empty() || !std::all_of(piece.begin(), piece.end(), isDigit))
-            throw InputError(".npy: shape (" + tuple + ") is not a tuple of sizes");
-        if (piece.size() > 12) throw InputError(".npy: shape (" + tuple + ") is too large");
-        const long long n = std::stoll(piece);
-        if (n < 1 || entries > kMaxEntries / n)
-            throw InputError(".npy: shape (" + tuple + ") is empty or too large");
-        entries *= n;
-        shape.push_back(n);
-    }
-    return shape;
-}
-
-void readShape(const std::string& header, NpyLayout& layout) {
-    std::smatch match;
-    if (!std::regex_search(header, match, std::regex("'shape':\\s*\\(([^)]*)\\)")))
-        throw InputError(".npy: the header has no shape (1-D or 2-D needed)");
-    layout.shape = shapeSizes(match[1]);
-}
-
-NpyLayout readLayout(const std::string& bytes) {
-    NpyLayout layout;
-    const std::string header = headerText(bytes, layout);
-    readDescr(header, layout);
-    std::smatch order;
-    if (!std::regex_search(header, order, std::regex("'fortran_order':\\s*(True|False)\\b")))
-        throw InputError(".npy: the header's 'fortran_order' must be True or False");
-    layout.fortranOrder = order[1] == "True";
-    readShape(header, layout);
-    return layout;
 }
 
 // ---------- the entries ----------
@@ -209,6 +78,11 @@ double entryValue(const NpyLayout& layout, const char* p) {
                              " (0 or 1 expected)");
         return isSigned ? load<std::int8_t>(raw) : load<std::uint8_t>(raw);
     case 2:
+        if (layout.kind == 'f') {
+            std::uint16_t bits;
+            std::memcpy(&bits, raw, 2);
+            return halfToDouble(bits);
+        }
         return isSigned ? load<std::int16_t>(raw) : load<std::uint16_t>(raw);
     case 4:
         if (layout.kind == 'f') return load<float>(raw);
@@ -231,7 +105,7 @@ Eigen::MatrixXd readEntries(const std::string& bytes, const NpyLayout& layout, l
     if (bytes.size() < layout.dataOffset + need) throw InputError(".npy: the data is truncated");
     if (bytes.size() > layout.dataOffset + need)
         throw InputError(".npy: " + std::to_string(bytes.size() - layout.dataOffset - need) +
-                         " bytes after the data of shape " + shapeText(layout.shape) +
+                         " bytes after the data of shape " + npyShapeText(layout.shape) +
                          ": the header does not describe the data");
     Eigen::MatrixXd m(rows, cols);
     const char* p = bytes.data() + layout.dataOffset;
@@ -273,7 +147,7 @@ std::pair<long long, long long> maskShape(const std::vector<long long>& shape) {
     if (shape.size() < 2 || !leadingOnes)
         throw InputError(".npy: a mask must be 2-D (queries x keys) or have leading sizes of 1, "
                          "got shape " +
-                         shapeText(shape));
+                         npyShapeText(shape));
     return {shape[shape.size() - 2], shape.back()};
 }
 
@@ -355,9 +229,9 @@ void writeNpyMask(const std::filesystem::path& path, const BoolMatrix& mask) {
 }
 
 Eigen::MatrixXd parseNpy(const std::string& bytes) {
-    const NpyLayout layout = readLayout(bytes);
+    const NpyLayout layout = readNpyLayout(bytes, kMaxEntries);
     if (layout.shape.empty() || layout.shape.size() > 2)
-        throw InputError(".npy: the shape must be 1-D or 2-D, got " + shapeText(layout.shape));
+        throw InputError(".npy: the shape must be 1-D or 2-D, got " + npyShapeText(layout.shape));
     const long long rows = layout.shape[0];
     const long long cols = layout.shape.size() == 2 ? layout.shape[1] : 1;
     const Eigen::MatrixXd m = readEntries(bytes, layout, rows, cols);
@@ -369,7 +243,7 @@ Eigen::MatrixXd parseNpy(const std::string& bytes) {
 }
 
 BoolMatrix parseNpyMask(const std::string& bytes) {
-    const NpyLayout layout = readLayout(bytes);
+    const NpyLayout layout = readNpyLayout(bytes, kMaxEntries);
     const auto [rows, cols] = maskShape(layout.shape);
     const Eigen::MatrixXd m = readEntries(bytes, layout, rows, cols);
     if (layout.kind != 'f') return zeroOneMask(m);

@@ -40,7 +40,8 @@ const Room plan[] = {
     {"core/checks/properties/", {"core/checks/"}, "core/checks/"},
     {"core/checks/", {"core/model/"}},
     {"core/io/", {"core/model/"}},
-    {"core/explore/", {"core/checks/check_registry.", "core/io/"}},
+    {"core/probe/", {"core/checks/check_registry.", "core/io/"}},
+    {"core/explore/", {"core/probe/"}},
     // ui: document <- {views, help, mask} <- {editors, panels} <- the main window
     {"ui/document/", {"core/explore/"}},
     {"ui/views/", {"ui/document/"}},

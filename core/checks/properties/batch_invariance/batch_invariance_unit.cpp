@@ -22,7 +22,8 @@ PropertyUnit batchInvarianceUnit() {
     return {.check = makeBatchInvarianceCheck(),
             .displayName = "batch-invariance",
             .docs = {.guideHeading = "batch-invariance", .section = "2.11"},
-            .comparison = aloneBesideInBatch};
+            .comparison = aloneBesideInBatch,
+            .blackBox = makeBatchInvarianceBlackBox()};
 }
 
 } // namespace attnlab

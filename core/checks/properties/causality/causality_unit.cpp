@@ -15,7 +15,8 @@ PropertyUnit causalityUnit() {
                 [](const ComparisonSource& source) {
                     return perturbationComparison(source, DefaultPerturbedToken::Last);
                 },
-            .dependencyMap = DependencyMapRole::Fallback};
+            .dependencyMap = DependencyMapRole::Fallback,
+            .blackBox = makeCausalityBlackBox()};
 }
 
 } // namespace attnlab

@@ -15,7 +15,8 @@ PropertyUnit localityUnit() {
                 [](const ComparisonSource& source) {
                     return perturbationComparison(source, DefaultPerturbedToken::Middle);
                 },
-            .dependencyMap = DependencyMapRole::Source};
+            .dependencyMap = DependencyMapRole::Source,
+            .blackBox = makeLocalityBlackBox()};
 }
 
 } // namespace attnlab

@@ -3,6 +3,7 @@
 // pooled readout Σ_i f(X)[i].
 #pragma once
 
+#include "core/checks/black_box.h"
 #include "core/checks/property_check.h"
 
 #include <memory>
@@ -10,5 +11,7 @@
 namespace attnlab {
 
 std::unique_ptr<PropertyCheck> makeEquivarianceCheck(bool pooled);
+/// The same properties measured on a black box (black_box.h).
+std::shared_ptr<const BlackBoxProperty> makePermutationBlackBox(bool pooled);
 
 } // namespace attnlab

@@ -10,14 +10,16 @@ PropertyUnit permutationEquivarianceUnit() {
     return {.check = makeEquivarianceCheck(false),
             .displayName = "permutation-equivariance",
             .docs = {.guideHeading = "permutation-equivariance", .section = "2.1"},
-            .comparison = permutationComparison};
+            .comparison = permutationComparison,
+            .blackBox = makePermutationBlackBox(false)};
 }
 
 PropertyUnit permutationInvarianceUnit() {
     return {.check = makeEquivarianceCheck(true),
             .displayName = "permutation-invariance",
             .docs = {.guideHeading = "permutation-invariance", .section = "2.2"},
-            .comparison = permutationComparison};
+            .comparison = permutationComparison,
+            .blackBox = makePermutationBlackBox(true)};
 }
 
 } // namespace attnlab

@@ -11,10 +11,28 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace attnlab {
+
+/// What a row's change is measured against: the float rule for `depth` accumulations
+/// (comparison.h), or a rule of the caller's (a black box's dependence threshold, black_box.h).
+template <class T>
+class RowTolerance {
+public:
+    RowTolerance(long depth) : depth_(depth) {} // implicit: the model's checks pass their depth
+    explicit RowTolerance(std::function<T(const T&)> rule) : rule_(std::move(rule)) {}
+    T operator()(const T& magnitude) const {
+        return rule_ ? rule_(magnitude) : attnlab::tolerance<T>(magnitude, depth_);
+    }
+
+private:
+    long depth_ = 0;
+    std::function<T(const T&)> rule_;
+};
 
 // How much one output row moved between two evaluations: the largest |Δ| over its columns,
 // where, and the row's magnitude before and after. Its tolerance scales with the row's own
@@ -41,12 +59,12 @@ struct RowChange {
             }
         }
     }
-    T tolerance(long depth) const { return attnlab::tolerance<T>(magnitude, depth); }
-    bool exceeds(long depth) const { return largest > tolerance(depth); }
+    T tolerance(const RowTolerance<T>& rule) const { return rule(magnitude); }
+    bool exceeds(const RowTolerance<T>& rule) const { return largest > tolerance(rule); }
     /// Beyond its tolerance where `other` is not, or further beyond (or less within) it.
-    bool worseThan(const RowChange& other, long depth) const {
-        if (exceeds(depth) != other.exceeds(depth)) return exceeds(depth);
-        const T mine = tolerance(depth), theirs = other.tolerance(depth);
+    bool worseThan(const RowChange& other, const RowTolerance<T>& rule) const {
+        if (exceeds(rule) != other.exceeds(rule)) return exceeds(rule);
+        const T mine = tolerance(rule), theirs = other.tolerance(rule);
         if (mine > T(0) && theirs > T(0)) return largest / mine > other.largest / theirs;
         return largest > other.largest;
     }
@@ -174,6 +192,25 @@ struct Baseline {
     }
 };
 
+/// Records how each output row moved when token t was perturbed (`outputs`: f of each
+/// perturbation of it, `fx`: f of the tokens): the worst change per row, and column t of the map.
+/// Writes changes[t] and column t only, so tokens can be recorded in parallel.
+template <class T>
+void recordTokenChanges(Dependencies<T>& dep, Eigen::Index t, const Matrix<T>& fx,
+                        const std::vector<Matrix<T>>& outputs, const RowTolerance<T>& rule) {
+    const Eigen::Index rows = fx.rows();
+    std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
+    column.resize(std::size_t(rows));
+    for (std::size_t k = 0; k < outputs.size(); ++k)
+        for (Eigen::Index s = 0; s < rows; ++s) {
+            const RowChange<T> change(fx, outputs[k], s);
+            if (k == 0 || change.worseThan(column[std::size_t(s)], rule))
+                column[std::size_t(s)] = change;
+        }
+    for (Eigen::Index s = 0; s < rows; ++s)
+        dep.map(s, t) = column[std::size_t(s)].exceeds(rule);
+}
+
 /// The dependency map of the model on the scenario's tokens, one task per token.
 template <class T>
 Dependencies<T> measureDependencies(const CheckSetup<T>& setup, const CheckRequest& request) {
@@ -192,16 +229,7 @@ Dependencies<T> measureDependencies(const CheckSetup<T>& setup, const CheckReque
             return both;
         },
         [&](long t, const std::vector<Matrix<T>>& outputs) {
-            std::vector<RowChange<T>>& column = dep.changes[std::size_t(t)];
-            column.resize(std::size_t(n));
-            for (std::size_t k = 0; k < outputs.size(); ++k)
-                for (Eigen::Index s = 0; s < n; ++s) {
-                    const RowChange<T> change(base.fx, outputs[k], s);
-                    if (k == 0 || change.worseThan(column[std::size_t(s)], setup.depth))
-                        column[std::size_t(s)] = change;
-                }
-            for (Eigen::Index s = 0; s < n; ++s)
-                dep.map(s, t) = column[std::size_t(s)].exceeds(setup.depth);
+            recordTokenChanges(dep, t, base.fx, outputs, RowTolerance<T>(setup.depth));
         });
     return dep;
 }
@@ -213,12 +241,13 @@ struct Violations {
 };
 
 template <class T, class Pred>
-Violations findViolations(const Dependencies<T>& dep, long depth, Pred violates) {
+Violations findViolations(const Dependencies<T>& dep,
+                          const std::type_identity_t<RowTolerance<T>>& rule, Pred violates) {
     Violations v;
     for (Eigen::Index s = 0; s < dep.map.rows(); ++s)
         for (Eigen::Index t = 0; t < dep.map.cols(); ++t) {
             if (!violates(s, t)) continue;
-            if (!v.worst || dep.at(s, t).worseThan(dep.at(v.worst->first, v.worst->second), depth))
+            if (!v.worst || dep.at(s, t).worseThan(dep.at(v.worst->first, v.worst->second), rule))
                 v.worst = {s, t};
             if (dep.map(s, t) &&
                 (!v.nearest || std::abs(s - t) < std::abs(v.nearest->first - v.nearest->second)))
