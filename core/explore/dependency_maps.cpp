@@ -28,7 +28,8 @@ ViewMatrix boolRows(const nlohmann::json& rows) {
 std::optional<DependencyMaps> dependencyMaps(const PropertyReport& report) {
     if (!report.details.contains("dependency_map")) return std::nullopt;
     DependencyMaps maps{boolRows(report.details["dependency_map"]),
-                        boolRows(report.details.value("bound_map", nlohmann::json())),
+                        boolRows(report.details.value(
+                            "bound_map", report.details.value("intended_map", nlohmann::json()))),
                         {}};
     const Eigen::MatrixXd &measured = maps.measured.values, &bound = maps.bound.values;
     if (bound.size() > 0 && bound.rows() == measured.rows() && bound.cols() == measured.cols())

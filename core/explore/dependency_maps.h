@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The dependency maps a locality or causality report carries (details.dependency_map, the
-// measured one, and details.bound_map, the one the masks imply) as matrices a view draws, and
-// their difference: where the measurement leaves the bound.
+// measured one, and details.bound_map, the one the masks imply, or for a probe's mask report
+// details.intended_map, the mask the user meant) as matrices a view draws, and their difference:
+// where the measurement leaves the bound (a probe's leaks and dead keys).
 #pragma once
 
 #include "core/checks/property_report.h"

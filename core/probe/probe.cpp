@@ -110,6 +110,7 @@ ProbeResult runProbe(const ProbeRequest& request, SequenceFunction& function) {
              defaultProbeProperties(base.intendedMask, n, request.queries))
             chosen.push_back({name, nlohmann::json::object()});
 
+    const long callsBefore = function.calls(), sequencesBefore = function.sequences();
     BlackBoxPlan plan(result.tokens, request.seed);
     struct Planned {
         std::string name;
@@ -152,8 +153,8 @@ ProbeResult runProbe(const ProbeRequest& request, SequenceFunction& function) {
         p.request.tolerance = tolerance;
         result.reports.push_back(p.analysis->report(plan, p.request));
     }
-    result.calls = function.calls();
-    result.sequences = function.sequences();
+    result.calls = function.calls() - callsBefore;
+    result.sequences = function.sequences() - sequencesBefore;
     result.precision = function.precisionText();
     return result;
 }

@@ -34,7 +34,7 @@ struct ProbeResult {
     std::optional<BoolMatrix> intendedMask;
     std::string intendedMaskText;
     std::vector<PropertyReport> reports;
-    long calls = 0, sequences = 0; // made by the whole probe, shrinking included
+    long calls = 0, sequences = 0; // made by this probe, shrinking included
     std::string precision;         // the function's precisionText
 };
 
