@@ -10,6 +10,7 @@
 #include "core/probe/probe.h"
 #include "core/probe/program_function.h"
 
+#include <QProcess>
 #include <QtTest>
 
 #include <filesystem>
@@ -182,6 +183,33 @@ private slots:
         QCOMPARE(eq.verdict, Verdict::Fails);
         QVERIFY(eq.shrunkWitness);
         QCOMPARE(eq.shrunkWitness->json()["n"].get<int>(), 2);
+    }
+
+    // The PyTorch example with the causal mask built as tril(1): every query also reads the next
+    // token. Runs where the Python named by ATTNLAB_TORCH_PYTHON (else ATTNLAB_PYTHON) has torch.
+    void pytorchMaskBuiltTheWrongWayLeaks() {
+        QString torchPython = qEnvironmentVariable("ATTNLAB_TORCH_PYTHON", python());
+        QProcess check;
+        check.start(torchPython, {"-c", "import torch"});
+        if (!check.waitForFinished(60000) || check.exitCode() != 0)
+            QSKIP("torch is not installed for this Python (set ATTNLAB_TORCH_PYTHON to one that "
+                  "has it)");
+        ProgramOptions o;
+        o.command.argv = {torchPython.toStdString(),
+                          std::string(ATTNLAB_SOURCE_DIR) + "/examples/probe/torch_sdpa.py",
+                          "--mask",
+                          "causal",
+                          "--bug",
+                          "tril1"};
+        o.persistent = true;
+        const ProbeResult r = probe(o, request(8, "causal", {"mask", "causality"}));
+        const PropertyReport& mask = report(r, "mask");
+        QCOMPARE(mask.verdict, Verdict::Fails);
+        QCOMPARE(mask.details["leaks"].get<int>(), 7); // (s, s + 1) for s = 0..6
+        QCOMPARE(mask.witness->json()["output_row"].get<int>(), 0);
+        QCOMPARE(mask.witness->json()["input_token"].get<int>(), 1);
+        o.command.argv.resize(4); // without the bug
+        QCOMPARE(report(probe(o, request(8, "causal", {"mask"})), "mask").verdict, Verdict::Holds);
     }
 
     void persistentModeAnswersEveryCall() {
