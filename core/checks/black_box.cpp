@@ -15,13 +15,20 @@ BlackBoxPlan::Handle BlackBoxPlan::baseline() {
 }
 
 BlackBoxPlan::Handle BlackBoxPlan::add(Sequence x) {
-    entries_.push_back({std::move(x), {}, false, false, {}});
+    entries_.push_back({.input = std::move(x)});
     return entries_.size() - 1;
 }
 
 BlackBoxPlan::Handle BlackBoxPlan::addAlone(Sequence x) {
-    entries_.push_back({std::move(x), {}, true, false, {}});
+    entries_.push_back({.input = std::move(x), .alone = true});
     return entries_.size() - 1;
+}
+
+void BlackBoxPlan::addStreamed(std::function<Sequence()> make,
+                               std::function<void(Sequence&&)> take) {
+    const Eigen::Index n = tokens_.rows();
+    // Its length and width are the tokens'; the input is made when its call is.
+    entries_.push_back({.input = Sequence(n, 0), .make = std::move(make), .take = std::move(take)});
 }
 
 void BlackBoxPlan::evaluate(SequenceFunction& f, const std::function<bool()>& cancelled,
@@ -38,7 +45,7 @@ void BlackBoxPlan::evaluate(SequenceFunction& f, const std::function<bool()>& ca
             continue;
         }
         const Eigen::Index n = e.input.rows();
-        const long limit = std::max(1L, f.batchLimit(n, e.input.cols()));
+        const long limit = std::max(1L, f.batchLimit(n, tokens_.cols()));
         auto at = open.find(n);
         if (at == open.end() || long(calls[at->second].size()) >= limit) {
             calls.emplace_back();
@@ -52,15 +59,28 @@ void BlackBoxPlan::evaluate(SequenceFunction& f, const std::function<bool()>& ca
     int done = 0;
     for (const std::vector<Handle>& call : calls) {
         if (cancelled && cancelled()) throw CancelledError();
+        // The inputs move into the batch: nothing reads them once evaluated.
         std::vector<Sequence> batch;
-        for (Handle h : call)
-            batch.push_back(entries_[h].input);
+        batch.reserve(call.size());
+        for (Handle h : call) {
+            Entry& e = entries_[h];
+            batch.push_back(e.make ? e.make() : std::move(e.input));
+            e.input = Sequence();
+        }
         std::vector<Sequence> outputs = f.call(batch, cancelled);
+        batch.clear();
         for (std::size_t i = 0; i < call.size(); ++i) {
             Entry& e = entries_[call[i]];
-            e.output = std::move(outputs.at(i));
+            if (!e.take) e.output = std::move(outputs.at(i));
             e.evaluated = true;
             e.placement = {calls_, long(i), long(call.size())};
+        }
+        for (std::size_t i = 0; i < call.size(); ++i) {
+            Entry& e = entries_[call[i]];
+            if (!e.take) continue;
+            e.take(std::move(outputs[i]));
+            e.make = {};
+            e.take = {};
         }
         ++calls_;
         if (progress) progress(++done, int(calls.size()), sequences);

@@ -75,6 +75,10 @@ public:
     Handle add(Sequence x);
     /// A sequence evaluated alone, in a call of its own (a batch of one).
     Handle addAlone(Sequence x);
+    /// A sequence made just before its call by `make`, whose output goes to `take` right after
+    /// the call (after the outputs the plan keeps from the same call are stored) and is not kept:
+    /// a sweep of thousands of sequences holds one call's worth at a time.
+    void addStreamed(std::function<Sequence()> make, std::function<void(Sequence&&)> take);
     /// Evaluates what was added since the last evaluate(): the sequences of each length in as
     /// few calls as the function's batchLimit allows, in the order they were added; each alone
     /// in its own call. Checks `cancelled` between calls.
@@ -96,6 +100,8 @@ public:
 private:
     struct Entry {
         Sequence input, output;
+        std::function<Sequence()> make;       // streamed: makes the input
+        std::function<void(Sequence&&)> take; // streamed: takes the output
         bool alone = false, evaluated = false;
         Placement placement;
     };

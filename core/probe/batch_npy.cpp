@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The probe's 3-D .npy batches (batch_npy.h): written and read a row of entries at a time, so
-// that hundreds of MiB pass in a fraction of a second.
+// The probe's 3-D .npy batches (batch_npy.h): written and read a sequence at a time, converted
+// by Eigen expressions between the file's C order and the matrices, so that hundreds of MiB pass
+// in a fraction of a second.
 #include "core/probe/batch_npy.h"
 
 #include "core/base/error.h"
@@ -14,25 +15,26 @@ namespace attnlab {
 
 namespace {
 
-// An entry of the answer as a double.
-double entry(const char* p, int itemSize) {
-    switch (itemSize) {
-    case 2: {
-        unsigned short bits;
-        std::memcpy(&bits, p, 2);
-        return halfToDouble(bits);
-    }
-    case 4: {
-        float v;
-        std::memcpy(&v, p, 4);
-        return v;
-    }
-    default: {
-        double v;
-        std::memcpy(&v, p, 8);
-        return v;
-    }
-    }
+// A float16 entry of the answer as a double.
+double halfEntry(const char* p) {
+    unsigned short bits;
+    std::memcpy(&bits, p, 2);
+    return halfToDouble(bits);
+}
+
+template <class T>
+using RowMajorMap =
+    Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+// The error naming the first NaN or infinity of sequence b (in C order).
+InputError nonFinite(const std::string& name, long b, const Sequence& out) {
+    for (Eigen::Index r = 0; r < out.rows(); ++r)
+        for (Eigen::Index j = 0; j < out.cols(); ++j)
+            if (!std::isfinite(out(r, j)))
+                return InputError(name + ": " + (std::isnan(out(r, j)) ? "NaN" : "an infinity") +
+                                  " at sequence " + std::to_string(b) + ", row " +
+                                  std::to_string(r) + ", column " + std::to_string(j));
+    return InputError(name + ": a value is not finite");
 }
 
 std::string dtypeName(const NpyLayout& layout) {
@@ -49,19 +51,18 @@ void writeBatchNpy(const std::filesystem::path& path, const std::vector<Sequence
     const Eigen::Index d = batch.empty() ? 0 : batch.front().cols();
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << npyHeaderBytes(single ? "<f4" : "<f8", {(long long)batch.size(), n, d});
-    std::vector<char> row(std::size_t(d) * (single ? 4 : 8));
-    for (const Sequence& x : batch)
-        for (Eigen::Index t = 0; t < n; ++t) {
-            for (Eigen::Index j = 0; j < d; ++j) {
-                if (single) {
-                    const auto v = float(x(t, j));
-                    std::memcpy(row.data() + 4 * j, &v, 4);
-                } else {
-                    std::memcpy(row.data() + 8 * j, &x(t, j), 8);
-                }
-            }
-            out.write(row.data(), std::streamsize(row.size()));
+    // Each sequence in C order (row-major), converted in one expression, written at once.
+    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> f32;
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> f64;
+    for (const Sequence& x : batch) {
+        if (single) {
+            f32 = x.cast<float>();
+            out.write(reinterpret_cast<const char*>(f32.data()), std::streamsize(f32.size() * 4));
+        } else {
+            f64 = x;
+            out.write(reinterpret_cast<const char*>(f64.data()), std::streamsize(f64.size() * 8));
         }
+    }
     if (!out) throw InputError(path.string() + ": cannot write the probe's input");
 }
 
@@ -118,19 +119,21 @@ BatchAnswer readBatchNpy(const std::filesystem::path& path, long batch, long row
     answer.unitRoundoff = layout.itemSize == 2   ? 0x1.0p-11
                           : layout.itemSize == 4 ? 0x1.0p-24
                                                  : 0x1.0p-53;
-    std::vector<char> raw(std::size_t(e) * std::size_t(layout.itemSize));
+    std::vector<char> raw(std::size_t(rows * e) * std::size_t(layout.itemSize));
     for (long b = 0; b < batch; ++b) {
+        in.read(raw.data(), std::streamsize(raw.size()));
         Sequence out(rows, e);
-        for (long r = 0; r < rows; ++r) {
-            in.read(raw.data(), std::streamsize(raw.size()));
-            for (long long j = 0; j < e; ++j) {
-                out(r, j) = entry(raw.data() + j * layout.itemSize, layout.itemSize);
-                if (!std::isfinite(out(r, j)))
-                    throw InputError(name + ": " + (std::isnan(out(r, j)) ? "NaN" : "an infinity") +
-                                     " at sequence " + std::to_string(b) + ", row " +
-                                     std::to_string(r) + ", column " + std::to_string(j));
-            }
+        if (layout.itemSize == 2) {
+            for (long r = 0; r < rows; ++r)
+                for (long long j = 0; j < e; ++j)
+                    out(r, j) = halfEntry(raw.data() + 2 * (r * e + j));
+        } else if (layout.itemSize == 4) {
+            out = RowMajorMap<float>(reinterpret_cast<const float*>(raw.data()), rows, e)
+                      .cast<double>();
+        } else {
+            out = RowMajorMap<double>(reinterpret_cast<const double*>(raw.data()), rows, e);
         }
+        if (!out.allFinite()) throw nonFinite(name, b, out);
         answer.outputs.push_back(std::move(out));
     }
     if (!in) throw InputError(name + ": the data is truncated");

@@ -46,23 +46,66 @@ bool nothingLater(const BoolMatrix& mask) {
     return true;
 }
 
+// A mask given whole (a .npy file, the window's mask editor) for n tokens: n x n as it is, or a
+// decode step's queries x n as the last rows of an n x n mask. `what` names it in the error.
+BoolMatrix fittedMask(const BoolMatrix& read, int n, int queries, const std::string& what) {
+    if (read.rows() == n && read.cols() == n) return read;
+    if (queries > 0 && read.rows() == queries && read.cols() == n) {
+        BoolMatrix full = BoolMatrix::Constant(n, n, false);
+        full.bottomRows(queries) = read;
+        return full;
+    }
+    throw InputError(what + ": the mask is " + std::to_string(read.rows()) + " x " +
+                     std::to_string(read.cols()) + ", expected " + std::to_string(n) + " x " +
+                     std::to_string(n) +
+                     (queries > 0 ? " or " + std::to_string(queries) + " x " + std::to_string(n)
+                                  : std::string()));
+}
+
+// The tokens the probe runs on, checked against the request's decode step.
+Sequence probeTokens(const ProbeRequest& request) {
+    Sequence tokens = request.input ? *request.input
+                                    : drawnTokens(request.tokens, request.features, request.seed);
+    const auto n = int(tokens.rows());
+    if (n < 1 || tokens.cols() < 1) throw InputError("the probe needs at least one token");
+    if (request.queries < 0 || request.queries > n)
+        throw InputError("--queries must be from 1 to the number of tokens (" + std::to_string(n) +
+                         ")");
+    return tokens;
+}
+
+struct IntendedMask {
+    std::optional<BoolMatrix> cells;
+    std::string text;
+};
+
+// The mask the user meant over n tokens: its SPEC, else the cells given, else none.
+IntendedMask intendedMask(const ProbeRequest& request, int n) {
+    if (!request.mask.empty())
+        return {parseIntendedMask(request.mask, n, request.queries), request.mask};
+    if (request.maskMatrix)
+        return {fittedMask(*request.maskMatrix, n, request.queries,
+                           request.maskMatrixText.empty() ? std::string("the intended mask")
+                                                          : request.maskMatrixText),
+                request.maskMatrixText};
+    return {};
+}
+
+// The properties named, else the default set for the intended mask.
+std::vector<CheckSpec> chosenProperties(const ProbeRequest& request,
+                                        const std::optional<BoolMatrix>& mask, int n) {
+    if (!request.properties.empty()) return request.properties;
+    std::vector<CheckSpec> chosen;
+    for (const std::string& name : defaultProbeProperties(mask, n, request.queries))
+        chosen.push_back({name, nlohmann::json::object()});
+    return chosen;
+}
+
 } // namespace
 
 BoolMatrix parseIntendedMask(const std::string& spec, int n, int queries) {
-    if (spec.size() > 4 && spec.substr(spec.size() - 4) == ".npy") {
-        const BoolMatrix read = readNpyMask(spec);
-        if (read.rows() == n && read.cols() == n) return read;
-        if (queries > 0 && read.rows() == queries && read.cols() == n) {
-            BoolMatrix full = BoolMatrix::Constant(n, n, false);
-            full.bottomRows(queries) = read;
-            return full;
-        }
-        throw InputError("--mask " + spec + ": the mask is " + std::to_string(read.rows()) + " x " +
-                         std::to_string(read.cols()) + ", expected " + std::to_string(n) + " x " +
-                         std::to_string(n) +
-                         (queries > 0 ? " or " + std::to_string(queries) + " x " + std::to_string(n)
-                                      : std::string()));
-    }
+    if (spec.size() > 4 && spec.substr(spec.size() - 4) == ".npy")
+        return fittedMask(readNpyMask(spec), n, queries, "--mask " + spec);
     const nlohmann::json object = shortMask(spec);
     return buildMask(scenario_json::readMask(JsonReader(object, "--mask")), n);
 }
@@ -85,30 +128,29 @@ std::vector<std::string> defaultProbeProperties(const std::optional<BoolMatrix>&
     return names;
 }
 
+std::vector<std::string> probeProperties(const ProbeRequest& request) {
+    const auto n = int(probeTokens(request).rows());
+    std::vector<std::string> names;
+    for (const CheckSpec& spec : chosenProperties(request, intendedMask(request, n).cells, n))
+        names.push_back(spec.name);
+    return names;
+}
+
 ProbeResult runProbe(const ProbeRequest& request, SequenceFunction& function) {
     ProbeResult result;
-    result.tokens = request.input ? *request.input
-                                  : drawnTokens(request.tokens, request.features, request.seed);
+    result.tokens = probeTokens(request);
     const auto n = int(result.tokens.rows());
-    if (n < 1 || result.tokens.cols() < 1) throw InputError("the probe needs at least one token");
-    if (request.queries < 0 || request.queries > n)
-        throw InputError("--queries must be from 1 to the number of tokens (" + std::to_string(n) +
-                         ")");
     BlackBoxRequest base;
     base.queries = request.queries;
     base.cancelled = request.cancelled;
+    base.tolerance.fixed = request.tolerance; // the sweep orders changes by it while it runs
     base.function = &function;
-    if (!request.mask.empty()) {
-        base.intendedMask = parseIntendedMask(request.mask, n, request.queries);
-        base.intendedMaskText = request.mask;
-        result.intendedMask = base.intendedMask;
-        result.intendedMaskText = request.mask;
-    }
-    std::vector<CheckSpec> chosen = request.properties;
-    if (chosen.empty())
-        for (const std::string& name :
-             defaultProbeProperties(base.intendedMask, n, request.queries))
-            chosen.push_back({name, nlohmann::json::object()});
+    IntendedMask intended = intendedMask(request, n);
+    base.intendedMask = intended.cells;
+    base.intendedMaskText = intended.text;
+    result.intendedMask = std::move(intended.cells);
+    result.intendedMaskText = std::move(intended.text);
+    const std::vector<CheckSpec> chosen = chosenProperties(request, base.intendedMask, n);
 
     const long callsBefore = function.calls(), sequencesBefore = function.sequences();
     BlackBoxPlan plan(result.tokens, request.seed);

@@ -21,9 +21,13 @@ struct ProbeRequest {
     /// The input itself (the window's token editor); none: n x d standard normals from `seed`.
     std::optional<Sequence> input;
     std::vector<CheckSpec> properties; // empty: defaultProbeProperties
-    std::string mask;                  // the intended mask's SPEC; empty: none
-    int queries = 0;                   // a decode step's rows; 0: all rows
-    std::optional<double> tolerance;   // fixed; none: the precision's rule
+    std::string mask;                  // the intended mask's SPEC; empty: maskMatrix or none
+    /// The intended mask as cells (the window's mask editor), used when `mask` is empty: n x n,
+    /// or queries x n for a decode step. `maskMatrixText` names it in the reports.
+    std::optional<BoolMatrix> maskMatrix;
+    std::string maskMatrixText;
+    int queries = 0;                 // a decode step's rows; 0: all rows
+    std::optional<double> tolerance; // fixed; none: the precision's rule
     std::function<bool()> cancelled;
     /// After each call: calls done, calls planned, sequences in them (before any shrinking).
     std::function<void(int, int, long)> progress;
@@ -49,6 +53,10 @@ BoolMatrix parseIntendedMask(const std::string& spec, int n, int queries);
 /// it is all-true. Those that do not apply to a decode step are left out.
 std::vector<std::string> defaultProbeProperties(const std::optional<BoolMatrix>& mask, int n,
                                                 int queries);
+
+/// The properties runProbe runs for `request`, in its order: those named, else the default set
+/// for its intended mask. Throws InputError for a bad mask.
+std::vector<std::string> probeProperties(const ProbeRequest& request);
 
 /// Runs the probe. Throws InputError for a bad request (unknown property or parameter, a bad
 /// mask), ProgramError when the program fails, CancelledError when cancelled.

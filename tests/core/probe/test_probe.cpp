@@ -109,6 +109,37 @@ private slots:
         QCOMPARE(mask.witness->json()["kind"].get<std::string>(), std::string("leak"));
     }
 
+    // The window's mask editor gives its mask as cells, named by where it came from.
+    void maskGivenAsCellsStandsForASpecification() {
+        ProbeRequest q = request(8);
+        q.maskMatrix = parseIntendedMask("causal", 8, 0);
+        q.maskMatrixText = "the mask editor's mask (layer 0)";
+        QVERIFY(probeProperties(q) ==
+                (std::vector<std::string>{"mask", "causality", "prefix-consistency",
+                                          "batch-invariance"}));
+        const ProbeResult r = probe(program(kAttention, {"--mask", "causal", "--bug", "leak"}), q);
+        QCOMPARE(r.intendedMaskText, q.maskMatrixText);
+        const PropertyReport& mask = report(r, "mask");
+        QCOMPARE(mask.verdict, Verdict::Fails);
+        QCOMPARE(mask.details["leaks"].get<int>(), 1);
+        QVERIFY2(QString::fromStdString(mask.explanation).contains("mask editor's mask (layer 0)"),
+                 mask.explanation.c_str());
+        q.mask = "all"; // a specification wins over the cells
+        QVERIFY(probeProperties(q).front() == "mask");
+        QCOMPARE(probe(program(kAttention, {"--mask", "all"}), q).intendedMaskText,
+                 std::string("all"));
+        q.mask.clear();
+        q.maskMatrix = BoolMatrix::Constant(7, 7, true);
+        try {
+            probeProperties(q);
+            QFAIL("a 7 x 7 mask was taken for 8 tokens");
+        } catch (const InputError& e) {
+            QVERIFY2(
+                QString(e.what()).contains("the mask editor's mask (layer 0): the mask is 7 x 7"),
+                e.what());
+        }
+    }
+
     void windowOneTokenTooWideLeaksAtItsEdge() {
         const ProbeResult r =
             probe(program(kAttention, {"--mask", "window:2", "--bug", "window-off-by-one"}),

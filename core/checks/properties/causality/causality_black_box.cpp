@@ -13,7 +13,7 @@ class CausalityAnalysis : public BlackBoxAnalysis {
 public:
     explicit CausalityAnalysis(std::shared_ptr<BlackBoxDependencies> dep) : dep_(std::move(dep)) {}
     PropertyReport report(const BlackBoxPlan& plan, const BlackBoxRequest& request) override {
-        const Dependencies<double>& measured = dep_->measure(plan, request.tolerance);
+        const Dependencies<double>& measured = dep_->measure(request.tolerance);
         ReportBuilder report("causality");
         const Violations v = dep_->violations(request.tolerance, request.queries,
                                               [](auto s, auto t) { return t > s; });
@@ -34,8 +34,9 @@ class CausalityBlackBox : public BlackBoxProperty {
 public:
     std::string name() const override { return "causality"; }
     std::unique_ptr<BlackBoxAnalysis> plan(BlackBoxPlan& plan,
-                                           const BlackBoxRequest&) const override {
-        return std::make_unique<CausalityAnalysis>(BlackBoxDependencies::in(plan));
+                                           const BlackBoxRequest& request) const override {
+        return std::make_unique<CausalityAnalysis>(
+            BlackBoxDependencies::in(plan, request.tolerance.fixed));
     }
 };
 

@@ -16,7 +16,7 @@ public:
     LocalityAnalysis(std::shared_ptr<BlackBoxDependencies> dep, long radius)
         : dep_(std::move(dep)), radius_(radius) {}
     PropertyReport report(const BlackBoxPlan& plan, const BlackBoxRequest& request) override {
-        const Dependencies<double>& measured = dep_->measure(plan, request.tolerance);
+        const Dependencies<double>& measured = dep_->measure(request.tolerance);
         const Eigen::Index n = plan.tokens().rows();
         const int radius = blackBoxRadius(measured.map, n, request.queries);
         ReportBuilder report("locality");
@@ -65,7 +65,8 @@ public:
             radius = std::max(0, blackBoxRadius(queryRows(*request.intendedMask, request.queries),
                                                 n, request.queries));
         }
-        return std::make_unique<LocalityAnalysis>(BlackBoxDependencies::in(plan), radius);
+        return std::make_unique<LocalityAnalysis>(
+            BlackBoxDependencies::in(plan, request.tolerance.fixed), radius);
     }
 };
 

@@ -40,7 +40,7 @@ public:
         : dep_(std::move(dep)), intended_(std::move(intended)), layers_(layers) {}
 
     PropertyReport report(const BlackBoxPlan& plan, const BlackBoxRequest& request) override {
-        const Dependencies<double>& measured = dep_->measure(plan, request.tolerance);
+        const Dependencies<double>& measured = dep_->measure(request.tolerance);
         const Mismatches m = mismatches(measured.map, intended_);
         ReportBuilder report("mask");
         const Violations leaks =
@@ -108,9 +108,9 @@ public:
             layers = l.get<long>();
         }
         const std::vector<BoolMatrix> masks(std::size_t(layers), *request.intendedMask);
-        return std::make_unique<MaskAnalysis>(BlackBoxDependencies::in(plan),
-                                              queryRows(reachability(masks), request.queries),
-                                              layers);
+        return std::make_unique<MaskAnalysis>(
+            BlackBoxDependencies::in(plan, request.tolerance.fixed),
+            queryRows(reachability(masks), request.queries), layers);
     }
 };
 

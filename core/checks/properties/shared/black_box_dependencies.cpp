@@ -24,45 +24,55 @@ Sequence blackBoxMove(Eigen::Index n, Eigen::Index d, double size, int k) {
 
 } // namespace
 
-std::shared_ptr<BlackBoxDependencies> BlackBoxDependencies::in(BlackBoxPlan& plan) {
+std::shared_ptr<BlackBoxDependencies> BlackBoxDependencies::in(BlackBoxPlan& plan,
+                                                               std::optional<double> fixed) {
     return plan.shared<BlackBoxDependencies>("dependencies",
-                                             [&] { return new BlackBoxDependencies(plan); });
+                                             [&] { return new BlackBoxDependencies(plan, fixed); });
 }
 
-BlackBoxDependencies::BlackBoxDependencies(BlackBoxPlan& plan) : baseline_(plan.baseline()) {
+BlackBoxDependencies::BlackBoxDependencies(BlackBoxPlan& plan, std::optional<double> fixed)
+    : baseline_(plan.baseline()), tokens_(long(plan.tokens().rows())),
+      order_([fixed](const double& m) { return fixed ? *fixed : std::max(1.0, m); }) {
     const Sequence& x = plan.tokens();
     size_ = std::max(1.0, x.cwiseAbs().maxCoeff());
-    const std::array<Sequence, 2> moves = {blackBoxMove(x.rows(), x.cols(), size_, 0),
-                                           blackBoxMove(x.rows(), x.cols(), size_, 1)};
-    for (Eigen::Index t = 0; t < x.rows(); ++t) {
-        std::array<BlackBoxPlan::Handle, 2> both{};
-        for (int k = 0; k < 2; ++k) {
-            Sequence xp = x;
-            xp.row(t) += moves[std::size_t(k)].row(t);
-            both[std::size_t(k)] = plan.add(std::move(xp));
-        }
-        perturbed_.push_back(both);
-    }
+    measured_.changes.resize(std::size_t(tokens_));
+    // The moves are made once; each perturbed input only when its call is, and its output is
+    // recorded and dropped right after it: n = 2048 tokens never hold 4096 outputs at once.
+    auto moves = std::make_shared<std::array<Sequence, 2>>(std::array<Sequence, 2>{
+        blackBoxMove(x.rows(), x.cols(), size_, 0), blackBoxMove(x.rows(), x.cols(), size_, 1)});
+    for (Eigen::Index t = 0; t < x.rows(); ++t)
+        for (int k = 0; k < 2; ++k)
+            plan.addStreamed(
+                [&plan, moves, t, k] {
+                    Sequence xp = plan.tokens();
+                    xp.row(t) += (*moves)[std::size_t(k)].row(t);
+                    return xp;
+                },
+                [this, &plan, t, k](Sequence&& out) { take(plan, t, k, std::move(out)); });
 }
 
-const Dependencies<double>& BlackBoxDependencies::measure(const BlackBoxPlan& plan,
-                                                          const BlackBoxTolerance& tol) {
-    if (measured_) return *measured_;
-    const Sequence& fx = plan.output(baseline_);
-    const auto n = Eigen::Index(perturbed_.size());
-    Dependencies<double> dep{BoolMatrix::Constant(fx.rows(), n, false),
-                             std::vector<std::vector<RowChange<double>>>(std::size_t(n))};
-    const RowTolerance<double> rule([tol](const double& m) { return tol.dependence(m); });
-    for (Eigen::Index t = 0; t < n; ++t) {
-        const auto& [a, b] = perturbed_[std::size_t(t)];
-        recordTokenChanges(dep, t, fx, {plan.output(a), plan.output(b)}, rule);
+void BlackBoxDependencies::take(const BlackBoxPlan& plan, Eigen::Index t, int k,
+                                Sequence&& output) {
+    if (k == 0) {
+        pending_ = std::move(output);
+        return;
     }
-    measured_ = std::move(dep);
-    return *measured_;
+    const Sequence& fx = plan.output(baseline_);
+    if (measured_.map.size() == 0) measured_.map = BoolMatrix::Constant(fx.rows(), tokens_, false);
+    recordTokenChanges(measured_, t, fx, {std::move(pending_), std::move(output)}, order_);
+    pending_ = Sequence();
+}
+
+const Dependencies<double>& BlackBoxDependencies::measure(const BlackBoxTolerance& tol) {
+    const RowTolerance<double> rule([tol](const double& m) { return tol.dependence(m); });
+    for (Eigen::Index t = 0; t < measured_.map.cols(); ++t)
+        for (Eigen::Index s = 0; s < measured_.map.rows(); ++s)
+            measured_.map(s, t) = measured_.at(s, t).exceeds(rule);
+    return measured_;
 }
 
 nlohmann::json BlackBoxDependencies::checked(const BlackBoxTolerance& tol) const {
-    return {{"perturbed_tokens", perturbed_.size()},
+    return {{"perturbed_tokens", tokens_},
             {"perturbations_per_token", 2},
             {"perturbation", "each token moved by a generic vector with entries of 0.5 to 1.5 "
                              "times max(1, max |X|) = " +
@@ -73,7 +83,7 @@ nlohmann::json BlackBoxDependencies::checked(const BlackBoxTolerance& tol) const
 Violations BlackBoxDependencies::violations(
     const BlackBoxTolerance& tol, int queries,
     const std::function<bool(Eigen::Index, Eigen::Index)>& violates) const {
-    const Dependencies<double>& dep = *measured_;
+    const Dependencies<double>& dep = measured_;
     const RowTolerance<double> rule([tol](const double& m) { return tol.dependence(m); });
     const Eigen::Index n = dep.map.cols();
     Violations v;
@@ -92,8 +102,8 @@ Violations BlackBoxDependencies::violations(
 }
 
 Witness BlackBoxDependencies::witness(Eigen::Index s, Eigen::Index t, int queries) const {
-    const Eigen::Index position = queryPosition(s, measured_->map.cols(), queries);
-    Witness w = pairWitness(*measured_, s, t).with("distance", std::abs(position - t));
+    const Eigen::Index position = queryPosition(s, measured_.map.cols(), queries);
+    Witness w = pairWitness(measured_, s, t).with("distance", std::abs(position - t));
     if (queries > 0) w.with("query_position", position);
     return w;
 }
@@ -101,7 +111,7 @@ Witness BlackBoxDependencies::witness(Eigen::Index s, Eigen::Index t, int querie
 void BlackBoxDependencies::settle(ReportBuilder& report, const Violations& v,
                                   const BlackBoxTolerance& tol, int queries) const {
     RowChange<double> worst;
-    if (v.worst) worst = measured_->at(v.worst->first, v.worst->second);
+    if (v.worst) worst = measured_.at(v.worst->first, v.worst->second);
     const double limit = tol.dependence(worst.magnitude);
     report.settleOn(false, ReportNumber::of(worst.largest), ReportNumber::of(limit),
                     tol.dependenceRule(), worst.largest > limit);

@@ -17,11 +17,13 @@ namespace attnlab {
 
 class BlackBoxDependencies {
 public:
-    /// The sweep of `plan`, planned on first use.
-    static std::shared_ptr<BlackBoxDependencies> in(BlackBoxPlan& plan);
+    /// The sweep of `plan`, planned on first use. `fixed` is the request's fixed tolerance, if
+    /// any: it decides which of a token's two perturbations moved a row more.
+    static std::shared_ptr<BlackBoxDependencies> in(BlackBoxPlan& plan,
+                                                    std::optional<double> fixed);
 
-    /// The measured map (rows: the outputs' rows; columns: the tokens), computed once.
-    const Dependencies<double>& measure(const BlackBoxPlan& plan, const BlackBoxTolerance& tol);
+    /// The measured map (rows: the outputs' rows; columns: the tokens) under `tol`.
+    const Dependencies<double>& measure(const BlackBoxTolerance& tol);
     /// What the sweep did, for a report's `checked`.
     nlohmann::json checked(const BlackBoxTolerance& tol) const;
 
@@ -38,11 +40,18 @@ public:
                 int queries) const;
 
 private:
-    explicit BlackBoxDependencies(BlackBoxPlan& plan);
+    BlackBoxDependencies(BlackBoxPlan& plan, std::optional<double> fixed);
+    // The outputs of token t's k-th perturbation, recorded as they arrive.
+    void take(const BlackBoxPlan& plan, Eigen::Index t, int k, Sequence&& output);
+
     BlackBoxPlan::Handle baseline_;
-    std::vector<std::array<BlackBoxPlan::Handle, 2>> perturbed_; // per token
-    double size_ = 1;                                            // max(1, max |X|)
-    std::optional<Dependencies<double>> measured_;
+    long tokens_ = 0;
+    double size_ = 1; // max(1, max |X|)
+    // Which of two changes of a row is the larger, whatever the tolerance's constant: the
+    // change against max(1, |row|), or against the fixed tolerance.
+    RowTolerance<double> order_;
+    Sequence pending_; // the first perturbation's output, until the second's arrives
+    Dependencies<double> measured_;
 };
 
 /// The radius of a (possibly rectangular, decode) dependency or mask map: the largest
