@@ -8,6 +8,7 @@
 #   share/man/man1/attnlab-cli.1, attnlab.1            man pages made by help2man from --help
 #   share/doc/attnlab/                                 docs/ of the source tree
 #   share/doc/attnlab/copyright, LICENSE               the licence (Debian copyright file, GPL-3)
+#   share/doc/attnlab/examples/probe/                  the probe's example programs
 # <id> is ATTNLAB_APP_ID. Files are generated at build time (target attnlab_install_files):
 # man pages when help2man is found, PNG icons by a small Qt Svg tool (render_icon). Sanitizer
 # and fuzz builds, which are not for installing, generate none of them.
@@ -23,6 +24,8 @@ set(generated ${PROJECT_BINARY_DIR}/install-files)
 
 install(TARGETS attnlab-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${ATTNLAB_DOC_DIR} OPTIONAL)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/probe DESTINATION ${ATTNLAB_DOC_DIR}/examples
+        USE_SOURCE_PERMISSIONS PATTERN "__pycache__" EXCLUDE)
 # The licence, GPL-3.0-or-later: the machine-readable Debian copyright file (DEP-5), which a .deb
 # must have in /usr/share/doc/<package> and CPack's DEB generator does not write, and the GPL text.
 install(FILES ${PROJECT_SOURCE_DIR}/resources/debian/copyright ${PROJECT_SOURCE_DIR}/LICENSE

@@ -11,6 +11,7 @@
 #include "core/probe/probe.h"
 #include "core/probe/program_function.h"
 
+#include <csignal>
 #include <unistd.h>
 
 #include <algorithm>
@@ -63,7 +64,7 @@ std::string probeUsage() {
             << (params.empty() ? "(none)" : params) << "\n";
     }
     out << "\nexit status: 0 every property holds (or does not apply), 1 one fails, 2 bad input\n"
-           "or a program that fails, hangs, or writes a wrong or missing output\n";
+           "or a program that fails, hangs, or writes a wrong or missing output, 130 interrupted\n";
     return out.str();
 }
 
@@ -103,6 +104,34 @@ void writeOut(const std::filesystem::path& dir, const ProbeResult& result,
         writeNpyMask(dir / "dependency_map.npy", map);
     }
 }
+
+// Ctrl-C or a termination request while probing: the program runs in a process group of its own
+// (so the terminal's signal does not reach it), and the probe stops it and removes its files.
+volatile std::sig_atomic_t interrupted = 0;
+
+void onInterrupt(int) {
+    interrupted = 1;
+}
+
+// Installs onInterrupt for SIGINT and SIGTERM while it lives; the previous handlers after.
+class InterruptGuard {
+public:
+    InterruptGuard() {
+        struct sigaction action {};
+        action.sa_handler = onInterrupt;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, &previousInt_);
+        sigaction(SIGTERM, &action, &previousTerm_);
+    }
+    ~InterruptGuard() {
+        sigaction(SIGINT, &previousInt_, nullptr);
+        sigaction(SIGTERM, &previousTerm_, nullptr);
+    }
+
+private:
+    struct sigaction previousInt_ {
+    }, previousTerm_{};
+};
 
 } // namespace
 
@@ -154,8 +183,16 @@ int probeCommand(const std::vector<std::string>& args, std::ostream& out, std::o
                 << (done == calls ? "\n" : "") << std::flush;
         };
 
-    ProgramFunction program(options);
-    const ProbeResult result = runProbe(request, program);
+    const InterruptGuard guard;
+    request.cancelled = [] { return interrupted != 0; };
+    ProbeResult result;
+    try {
+        ProgramFunction program(options);
+        result = runProbe(request, program);
+    } catch (const CancelledError&) {
+        err << "attnlab-cli probe: interrupted; the program's process group was stopped\n";
+        return 130;
+    }
     const nlohmann::json report = probeJson(result, options.command);
     if (const auto dir = a.option("--out")) writeOut(*dir, result, report);
     if (a.flag("--json")) {

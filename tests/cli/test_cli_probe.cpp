@@ -7,6 +7,8 @@
 
 #include <QTemporaryDir>
 
+#include <csignal>
+
 namespace {
 
 QStringList attention(const QStringList& options) {
@@ -68,6 +70,31 @@ private slots:
                     "exit"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("the last line of stderr"), r.err);
+    }
+
+    // A termination request while the program runs (Ctrl-C reaches only the CLI: the program
+    // has a process group of its own) stops the program and what it started, and exits 130.
+    void interruptedProbeStopsTheProgram() {
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath("pid");
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("ATTNLAB_TEST_PIDFILE", pidFile);
+        cli.setProcessEnvironment(env);
+        cli.start(qEnvironmentVariable("ATTNLAB_CLI"),
+                  {"probe", "--tokens", "4", "--", qEnvironmentVariable("ATTNLAB_PYTHON"),
+                   QString(ATTNLAB_SOURCE_DIR) + "/tests/probe_programs/bad_program.py", "--fail",
+                   "hang-child"});
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(pidFile), 20000);
+        QFile file(pidFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const pid_t child = pid_t(file.readAll().trimmed().toInt());
+        QVERIFY(child > 0);
+        cli.terminate();
+        QVERIFY(cli.waitForFinished(10000));
+        QCOMPARE(cli.exitCode(), 130);
+        QVERIFY(cli.readAllStandardError().contains("interrupted"));
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(child, 0) != 0, 5000); // the grandchild is gone
     }
 
     void usageErrorsExitTwo() {
