@@ -9,6 +9,7 @@
 // and splits its wall time between AttnLab and the program. Prints JSON.
 //
 //   attnlab-probe-bench [--n 512] [--d 64] [--mask causal] [-- PROGRAM ARGS...]
+#include "core/base/process_tuning.h"
 #include "core/probe/batch_npy.h"
 #include "core/probe/probe.h"
 #include "core/probe/program_function.h"
@@ -70,6 +71,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
+    keepFreedMemoryForReuse(); // as attnlab-cli does
     ProbeRequest request;
     request.tokens = 512;
     request.features = 64;
