@@ -277,9 +277,10 @@ BoolMatrix reachability(const std::vector<BoolMatrix>& layerMasks) {
     if (layerMasks.empty()) return {};
     const auto n = layerMasks.front().rows();
     BoolMatrix identity = Eigen::MatrixXi::Identity(n, n).array() > 0;
-    BoolMatrix reach = identity;
-    for (const BoolMatrix& mask : layerMasks)
-        reach = booleanProduct(mask || identity, reach);
+    // The first layer's reach is its mask with the identity: no product (n³) needed.
+    BoolMatrix reach = layerMasks.front() || identity;
+    for (std::size_t l = 1; l < layerMasks.size(); ++l)
+        reach = booleanProduct(layerMasks[l] || identity, reach);
     return reach;
 }
 
