@@ -20,8 +20,10 @@
 #include "ui/mask/mask_editor.h"
 #include "ui/panels/check_parameters_form.h"
 #include "ui/panels/error_banner.h"
+#include "ui/panels/probe_banner.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
+#include "ui/probe_mode.h"
 #include "ui/views/heatmap_view.h"
 
 #include <QAction>
@@ -109,8 +111,14 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& target) { showHelp(target); });
     connect(notes_, &QTextBrowser::anchorClicked, this,
             [this](const QUrl& url) { showHelp(docTarget(url)); });
+    // The verdicts, under the line that names the program while one is probed (probe_mode.h).
+    auto* verdicts = new QWidget;
+    auto* verdictsLayout = new QVBoxLayout(verdicts);
+    verdictsLayout->setContentsMargins(0, 0, 0, 0);
+    verdictsLayout->setSpacing(2);
+    verdictsLayout->addWidget(properties_, 1);
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(properties_);
+    right->addWidget(verdicts);
     right->addWidget(notes_);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
@@ -163,14 +171,23 @@ MainWindow::MainWindow(QWidget* parent)
                     QString("Opened %1").arg(QString::fromStdString(scenario.name)), 4000);
             });
     connect(import_, &ModelImport::failed, this, &MainWindow::showError);
-    connect(compute_, &ComputeService::checksStarted, properties_, &PropertyPanel::start);
-    connect(compute_, &ComputeService::checkRunning, properties_, &PropertyPanel::setRunning);
-    connect(compute_, &ComputeService::checkRestarted, properties_, &PropertyPanel::restart);
+    // The model's verdicts reach the panel unless it shows a probe's (probe_mode.h).
+    connect(compute_, &ComputeService::checksStarted, this,
+            [this](const QStringList& names, const QStringList& deferred) {
+                if (!probe_->isOn()) properties_->start(names, deferred);
+            });
+    connect(compute_, &ComputeService::checkRunning, this, [this](int i) {
+        if (!probe_->isOn()) properties_->setRunning(i);
+    });
+    connect(compute_, &ComputeService::checkRestarted, this, [this](int i) {
+        if (!probe_->isOn()) properties_->restart(i);
+    });
     properties_->showParametersOf(compute_);
     connect(properties_->parametersForm(), &CheckParametersForm::refused, this,
             &MainWindow::showError);
     connect(compute_, &ComputeService::checkReady, this,
             [this](int i, const attnlab::PropertyReport& r) {
+                if (probe_->isOn()) return;
                 properties_->setReport(i, r);
                 // The dependency page: the map of the property that measures it (locality);
                 // until that one has run, the map a property measures when it fails, to find its
@@ -184,23 +201,21 @@ MainWindow::MainWindow(QWidget* parent)
                     views_->setDependencyReport(r.details.contains("dependency_map") ? &r
                                                                                      : nullptr);
             });
-    connect(compute_, &ComputeService::checkFailed, properties_, &PropertyPanel::setFailed);
-    connect(compute_, &ComputeService::checksFinished, properties_, &PropertyPanel::finish);
-    // A first look: with nothing selected yet, show why the first failing property fails.
-    connect(compute_, &ComputeService::checksFinished, this, [this] {
-        if (properties_->tree()->currentItem()) return;
-        for (const attnlab::PropertyReport& r : properties_->reports())
-            if (r.verdict == attnlab::Verdict::Fails) {
-                properties_->select(QString::fromStdString(r.name));
-                return;
-            }
+    connect(compute_, &ComputeService::checkFailed, this, [this](int i, const QString& message) {
+        if (!probe_->isOn()) properties_->setFailed(i, message);
     });
-    connect(properties_, &PropertyPanel::cancelRequested, compute_, &ComputeService::cancelChecks);
+    connect(compute_, &ComputeService::checksFinished, this, [this](bool cancelled) {
+        if (probe_->isOn()) return;
+        properties_->finish(cancelled);
+        properties_->selectFirstFailure(); // a first look: why the first failing one fails
+    });
+    connect(properties_, &PropertyPanel::cancelRequested, this, &MainWindow::cancelRunning);
     connect(properties_, &PropertyPanel::runAllRequested, compute_, &ComputeService::runAllChecks);
     // The witness lies on the maps of its property's comparison: the views outline it when they
     // draw those, now or once they arrive.
     connect(properties_, &PropertyPanel::witnessSelected, this,
             [this](const std::vector<attnlab::WitnessCell>& cells) {
+                if (probe_->isOn()) return views_->showProbeWitness(cells);
                 const QString name = PropertyPanel::propertyOf(properties_->tree()->currentItem());
                 views_->showWitness(
                     cells, comparison_->witnessMaps(name, properties_->report(name),
@@ -210,7 +225,8 @@ MainWindow::MainWindow(QWidget* parent)
     // the transformation again when the Transform tab is chosen.
     const auto follow = [this](QTreeWidgetItem* item) {
         const QString name = PropertyPanel::propertyOf(item);
-        if (!name.isEmpty()) comparison_->followProperty(name, properties_->report(name));
+        if (!name.isEmpty() && !probe_->isOn())
+            comparison_->followProperty(name, properties_->report(name));
     };
     connect(properties_->tree(), &QTreeWidget::itemClicked, this, follow);
     connect(properties_->tree(), &QTreeWidget::currentItemChanged, this,
@@ -220,6 +236,7 @@ MainWindow::MainWindow(QWidget* parent)
     // The shrunk witness is another, smaller input: the views draw it rather than outline a
     // cell of the full one.
     connect(properties_->shrinkBox(), &QCheckBox::toggled, this, [this](bool shrunk) {
+        if (probe_->isOn()) return; // a probe's shrunk witness is a cell of its maps
         const QString name = PropertyPanel::propertyOf(properties_->tree()->currentItem());
         if (!name.isEmpty() && shrunk) comparison_->followProperty(name, properties_->report(name));
         comparison_->setShrunk(shrunk);
@@ -231,6 +248,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(model_, &ModelEditor::layerSelected, inputs,
             [inputs](int layer) { inputs->setTabText(2, QString("Mask (layer %1)").arg(layer)); });
     connect(views_, &ViewsPanel::layerChanged, model_, &ModelEditor::setCurrentLayer);
+    // After the connections above: its reaction to an edit comes after the error line is hidden.
+    probe_ = new ProbeMode(this);
+    verdictsLayout->insertWidget(0, probe_->banner());
 
     buildMenus();
     statusBar()->showMessage("Ready");
@@ -353,6 +373,13 @@ void MainWindow::keyPressEvent(QKeyEvent* event) {
         return QMainWindow::keyPressEvent(event);
     if (error_->isVisible())
         error_->hide();
+    else
+        cancelRunning();
+}
+
+void MainWindow::cancelRunning() {
+    if (probe_->isOn())
+        probe_->cancel();
     else
         compute_->cancelChecks();
 }

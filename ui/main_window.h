@@ -29,6 +29,7 @@ class HeatmapView;
 class HelpWindow;
 class ModelImport;
 class ModelEditor;
+class ProbeMode;
 class PropertyPanel;
 class ScenarioDocument;
 class TokensEditor;
@@ -50,6 +51,9 @@ public:
     TransformEditor* transformEditor() const { return transform_; }
     ViewsPanel* views() const { return views_; }
     PropertyPanel* properties() const { return properties_; }
+    /// Probing another program (File > Probe Program…): the panel and the Dependencies page
+    /// then show its verdicts and maps.
+    ProbeMode* probe() const { return probe_; }
     /// The visible error line ("" when there is none).
     QString errorText() const;
     ErrorBanner* errorBanner() const { return error_; }
@@ -94,7 +98,7 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     /// An Esc that no popup, editor or field consumed: closes the error line, else cancels the
-    /// running checks.
+    /// running checks (or probe).
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
@@ -104,6 +108,8 @@ private:
     void rebuildRecentMenu();
     void addRecent(const QString& path);
     void showError(const QString& message);
+    /// Cancels the running probe in probe mode, else the model's running checks.
+    void cancelRunning();
     /// Asks where to save the scenario ("" when the user cancels).
     QString askSavePath(const QString& title);
     void updateTitle();
@@ -138,6 +144,7 @@ private:
     HelpWindow* help_ = nullptr; // made when first asked for
     Autosave* autosave_;
     ModelImport* import_;
+    ProbeMode* probe_ = nullptr; // made after the connections its reactions must follow
 };
 
 } // namespace attnlab::ui

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The main window's menus: File (open, save, recent, exports), Edit (undo, cancel), View
-// (editors panel, presentation mode), Presets and Help.
+// The main window's menus: File (open, save, recent, probing a program, exports), Edit (undo,
+// cancel), View (editors panel, presentation mode), Presets and Help.
 #include "ui/main_window.h"
 
 #include "core/io/presets.h"
@@ -8,6 +8,7 @@
 #include "ui/document/scenario_document.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
+#include "ui/probe_mode.h"
 
 #include <QAction>
 #include <QApplication>
@@ -39,6 +40,13 @@ void MainWindow::buildMenus() {
             this, "Open a Hugging Face model (a directory with config.json and safetensors)");
         if (!dir.isEmpty()) openModel(dir);
     });
+    // Running a program is the user's act: only the dialog's Run starts one.
+    QAction* probe = file->addAction("&Probe Program…", this, [this] { probe_->choose(); });
+    probe->setObjectName("probeProgram");
+    QAction* stopProbing = file->addAction("S&top Probing", probe_, &ProbeMode::stop);
+    stopProbing->setObjectName("stopProbing");
+    stopProbing->setEnabled(false);
+    connect(probe_, &ProbeMode::switched, stopProbing, &QAction::setEnabled);
     recentMenu_ = file->addMenu("Open &Recent");
     rebuildRecentMenu();
     file->addAction("&Save", QKeySequence::Save, this, [this] {
@@ -93,7 +101,7 @@ void MainWindow::buildMenus() {
     edit->addSeparator();
     // Esc is not the action's shortcut: a shortcut would take the Esc that closes a drop-down or
     // an editor (keyPressEvent sees only those nobody consumed). "\t" shows the key in the menu.
-    edit->addAction("&Cancel running checks\tEsc", compute_, &ComputeService::cancelChecks);
+    edit->addAction("&Cancel running checks\tEsc", this, &MainWindow::cancelRunning);
 
     QMenu* view = menuBar()->addMenu("&View");
     QAction* editors = view->addAction("&Editors panel", QKeySequence("Ctrl+E"));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab: the explorer window, opened on the default scenario, on the file (or builtin:NAME)
 // given as the first argument, or on a Hugging Face checkpoint (--model DIR [--text "..."]),
-// optionally showing a decode step (--decode M[:top-left]). --help
+// optionally showing a decode step (--decode M[:top-left]), or probing another program's
+// attention (--probe -- PROGRAM ARGS...: everything after "--" is that program's). --help
 // and --version are answered before any window system is touched, so they work without a display
 // (help2man runs them at build time).
 #include "ui/main_window.h"
@@ -11,11 +12,14 @@
 #include "ui/document/comparison_choice.h"
 #include "ui/document/compute_service.h"
 #include "ui/document/model_import.h"
+#include "ui/document/probe_service.h"
 #include "ui/document/scenario_document.h"
+#include "ui/editors/model_editor.h"
 #include "ui/editors/transform_editor.h"
 #include "ui/help/help_window.h"
 #include "ui/panels/property_panel.h"
 #include "ui/panels/views_panel.h"
+#include "ui/probe_mode.h"
 
 #include <QAction>
 #include <QApplication>
@@ -65,6 +69,12 @@ struct Options {
                                 "name"};
     QCommandLineOption presentation{"presentation",
                                     "start in presentation mode (large fonts and lines, F11)"};
+    QCommandLineOption probe{
+        "probe",
+        "probe the attention of the program given after -- as a black box (attnlab --probe -- "
+        "/usr/bin/python3 my_attention.py): its input is the token editor's values, its intended "
+        "mask the mask editor's, and it is started once and probed again on each edit; File > "
+        "Probe Program... offers the other choices"};
     QCommandLineOption guide{"guide",
                              "open the user guide at <page>: a document of the guide with an "
                              "optional heading, e.g. user-guide.md or properties.md#24-causality",
@@ -86,6 +96,11 @@ void describe(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.page);
     parser.addOption(options.property);
     parser.addOption(options.presentation);
+    parser.addOption(options.probe);
+    parser.addPositionalArgument("-- program",
+                                 "with --probe: the program to probe, then its "
+                                 "arguments",
+                                 "[-- PROGRAM [ARGS...]]");
 }
 
 // The views page --page names, or -1.
@@ -132,9 +147,16 @@ void setIdentity() {
 
 int main(int argc, char** argv) {
     const Options options;
+    // Everything after "--" is the program --probe runs, kept from the options Qt reads.
+    char** const dashes = std::find_if(argv + 1, argv + argc,
+                                       [](const char* a) { return std::strcmp(a, "--") == 0; });
+    int ownArgc = int(dashes - argv);
+    QStringList probeCommand;
+    for (char** a = dashes + (dashes < argv + argc ? 1 : 0); a < argv + argc; ++a)
+        probeCommand << QString::fromLocal8Bit(*a);
     if (asksForHelpOrVersion(argc, argv)) {
         // A QCoreApplication connects to no display; process() prints and exits.
-        QCoreApplication app(argc, argv);
+        QCoreApplication app(ownArgc, argv);
         setIdentity();
         QCommandLineParser parser;
         describe(parser, options);
@@ -143,7 +165,7 @@ int main(int argc, char** argv) {
     }
     attnlab::restartWithIdleThreadsSleeping(argv);
     attnlab::keepFreedMemoryForReuse();
-    QApplication app(argc, argv);
+    QApplication app(ownArgc, argv);
     setIdentity();
     QGuiApplication::setDesktopFileName(kAppId);
     // The installed theme icon, else the same drawing compiled in (running from a build).
@@ -151,6 +173,15 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     describe(parser, options);
     parser.process(app);
+
+    const bool probing = parser.isSet(options.probe);
+    if (probing != (dashes < argv + argc) || (probing && probeCommand.isEmpty())) {
+        std::fprintf(stderr, "%s\n",
+                     probing ? "--probe: give the program after --, e.g. attnlab --probe -- "
+                               "/usr/bin/python3 my_attention.py"
+                             : "the arguments after -- are a program for --probe to probe");
+        return 2;
+    }
 
     attnlab::ui::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
@@ -217,19 +248,29 @@ int main(int argc, char** argv) {
     QWidget* shown = &window;
     if (parser.isSet(options.guide)) shown = window.showHelp(parser.value(options.guide));
     if (!parser.isSet(options.screenshot)) window.offerRecovery();
+    // The probe starts once the scenario it probes is open (a scenario opened ends probe mode).
+    const auto startProbe = [&window, probeCommand] {
+        attnlab::ui::ProbeChoice choice; // the token editor's values, persistent, its mask
+        choice.command = probeCommand;
+        choice.maskLayer = window.modelEditor()->currentLayer();
+        window.probe()->start(choice);
+    };
     // Grabs the window once the worker has answered the scenario shown (with --model: the
-    // imported one, the default scenario's answer coming first).
+    // imported one, the default scenario's answer coming first), and the probe its program.
     const auto screenshotWhenIdle = [&] {
         const QString path = parser.value(options.screenshot);
-        QObject::connect(window.compute(), &attnlab::ui::ComputeService::idle, &window,
-                         [&window, shown, path] {
-                             // Give the queued replots one more turn of the event loop before
-                             // grabbing.
-                             QTimer::singleShot(300, &window, [shown, path] {
-                                 const bool saved = shown->grab().save(path);
-                                 QApplication::exit(saved ? 0 : 1);
-                             });
-                         });
+        const auto grab = [&window, shown, path] {
+            if (window.compute()->isBusy() || window.probe()->service()->isRunning()) return;
+            // Give the queued replots one more turn of the event loop before grabbing.
+            QTimer::singleShot(300, &window, [shown, path] {
+                const bool saved = shown->grab().save(path);
+                QApplication::exit(saved ? 0 : 1);
+            });
+        };
+        using attnlab::ui::ProbeService;
+        QObject::connect(window.compute(), &attnlab::ui::ComputeService::idle, &window, grab);
+        QObject::connect(window.probe()->service(), &ProbeService::finished, &window, grab);
+        QObject::connect(window.probe()->service(), &ProbeService::failed, &window, grab);
     };
     if (parser.isSet(options.model)) {
         std::optional<QString> text;
@@ -243,9 +284,13 @@ int main(int argc, char** argv) {
                                  QApplication::exit(1);
                              });
         }
+        if (probing)
+            QObject::connect(window.modelImport(), &attnlab::ui::ModelImport::imported, &window,
+                             startProbe, Qt::SingleShotConnection);
         window.openModel(parser.value(options.model), text);
-    } else if (parser.isSet(options.screenshot)) {
-        screenshotWhenIdle();
+    } else {
+        if (parser.isSet(options.screenshot)) screenshotWhenIdle();
+        if (probing) startProbe();
     }
     return app.exec();
 }

@@ -158,6 +158,9 @@ public:
     virtual ~BlackBoxProperty() = default;
     virtual std::string name() const = 0;
     virtual std::vector<CheckParameter> parameters() const { return {}; }
+    /// Its section of properties.md ("2.17") when only a black box is checked for it; empty for
+    /// a unit's black-box form, whose unit says.
+    virtual std::string section() const { return {}; }
     /// Why it cannot be measured with this request (a decode step, no intended mask); nullopt
     /// when it can.
     virtual std::optional<std::string> notApplicable(const BlackBoxRequest&) const { return {}; }

@@ -54,7 +54,7 @@ const PropertyUnit* findPropertyUnit(const std::string& name) {
 
 const std::vector<const BlackBoxProperty*>& blackBoxProperties() {
     static const std::vector<std::shared_ptr<const BlackBoxProperty>> own = {
-        makeMaskBlackBox(), makePrefixConsistencyBlackBox()};
+        makePrefixConsistencyBlackBox(), makeMaskBlackBox()};
     static const std::vector<const BlackBoxProperty*> list = [] {
         std::vector<const BlackBoxProperty*> all;
         for (const PropertyUnit& unit : propertyUnits())

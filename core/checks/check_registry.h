@@ -30,7 +30,7 @@ std::string propertySection(const std::string& name);
 std::string propertyDisplayName(const std::string& name);
 
 /// Every property measurable on a black box (black_box.h), in the catalogue's order: the units'
-/// black-box forms, then `mask` and `prefix-consistency`, which only a black box is checked for.
+/// black-box forms, then `prefix-consistency` and `mask`, which only a black box is checked for.
 const std::vector<const BlackBoxProperty*>& blackBoxProperties();
 /// The black-box property called `name`, or nullptr.
 const BlackBoxProperty* findBlackBoxProperty(const std::string& name);

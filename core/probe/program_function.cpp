@@ -6,18 +6,23 @@
 #include "core/probe/batch_npy.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace attnlab {
 
 namespace {
 
 std::filesystem::path makeTemporaryDirectory() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "attnlab-probe-XXXXXX").string();
+    std::error_code ec;
+    const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+    if (ec)
+        throw InputError("no temporary directory for the probe (check TMPDIR): " + ec.message());
+    std::string pattern = (base / "attnlab-probe-XXXXXX").string();
     if (!mkdtemp(pattern.data()))
-        throw InputError("cannot make a temporary directory for the probe in " +
-                         std::filesystem::temp_directory_path().string());
+        throw InputError("cannot make a temporary directory for the probe in " + base.string() +
+                         ": " + std::strerror(errno));
     return pattern;
 }
 

@@ -35,22 +35,6 @@ using namespace attnlab::ui;
 
 namespace {
 
-/// Types `text` into the token table's cell editor at (row, col) and presses Enter.
-void typeIntoCell(TokensEditor* editor, int row, int col, const QString& text) {
-    QTableView* table = editor->table();
-    const QModelIndex index = table->model()->index(row, col);
-    table->setCurrentIndex(index);
-    table->edit(index);
-    QLineEdit* line = nullptr; // a refused edit's editor may linger until deleteLater runs
-    for (QLineEdit* e : table->viewport()->findChildren<QLineEdit*>())
-        if (e->isVisible()) line = e;
-    QVERIFY(line);
-    line->selectAll();
-    QTest::keyClicks(line, text);
-    QTest::keyClick(line, Qt::Key_Return);
-    QApplication::processEvents(); // the delegate commits the editor's text in a queued call
-}
-
 void activate(QComboBox* combo, int index) {
     combo->setCurrentIndex(index);
     emit combo->activated(index);

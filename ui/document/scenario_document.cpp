@@ -70,6 +70,7 @@ void ScenarioDocument::reset(const Scenario& scenario, const QString& filePath, 
         emit filePathChanged(filePath_);
     }
     if (modified) undo_.resetClean(); // an autosave restored: not what is on disk
+    emit replaced();
     emit changed();
 }
 

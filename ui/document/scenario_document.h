@@ -61,6 +61,9 @@ public:
 signals:
     /// The state changed (edit, undo, redo, open).
     void changed();
+    /// The scenario was replaced rather than edited (open, new, preset, import, restore): just
+    /// before the `changed` that shows it.
+    void replaced();
     /// An edit or a file was refused; the message says what is wrong.
     void refused(const QString& message);
     void filePathChanged(const QString& path);

@@ -238,8 +238,45 @@ void PropertyPanel::restart(int index) {
     if (item->isSelected()) showSelected();
 }
 
+void PropertyPanel::setProgress(int done, int total, const QString& text) {
+    progress_->setRange(0, std::max(total, 1));
+    progress_->setValue(std::min(done, total));
+    progress_->setFormat(text);
+    progress_->setVisible(true);
+}
+
+void PropertyPanel::stopRun(const QString& verdict, const QString& why) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = tree_->topLevelItem(i);
+        reports_[std::size_t(i)].reset();
+        item->setText(VerdictCol, verdict);
+        item->setToolTip(VerdictCol, why);
+        item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
+        for (int c = Deviation; c < ColumnCount; ++c)
+            item->setText(c, QString());
+    }
+    finish(false);
+    status_->setText(why);
+    showSelected();
+}
+
+void PropertyPanel::selectFirstFailure() {
+    if (tree_->currentItem()) return;
+    for (const auto& r : reports_)
+        if (r && r->verdict == Verdict::Fails) {
+            select(QString::fromStdString(r->name));
+            return;
+        }
+}
+
+void PropertyPanel::setModelParameters(bool shown) {
+    modelParameters_ = shown;
+    if (!shown) parameters_->showProperty(QString(), {}, {});
+}
+
 void PropertyPanel::showParametersOf(ComputeService* compute) {
     const auto show = [this, compute] {
+        if (!modelParameters_) return;
         const QString name = propertyOf(tree_->currentItem());
         nlohmann::json effective = nlohmann::json::object();
         for (const attnlab::CheckSpec& c : compute->checks())

@@ -42,6 +42,14 @@ public:
     void setRunning(int index);
     /// The check at `index` alone runs again (its parameters changed).
     void restart(int index);
+    /// Progress counted in other steps than verdicts (a probe's calls): `done` of `total`,
+    /// described by `text`.
+    void setProgress(int done, int total, const QString& text);
+    /// Ends a run that gave no verdicts (a probe that failed or was cancelled): every row says
+    /// `verdict`, none keeps one of an earlier run, and the status line says `why`.
+    void stopRun(const QString& verdict, const QString& why);
+    /// With nothing selected yet, selects the first failing property (a first look at why).
+    void selectFirstFailure();
     /// How much presentation mode enlarges the verdicts' text (less than the maps': the table
     /// keeps its four columns beside them).
     static constexpr double kPresentationScale = 1.3;
@@ -50,6 +58,9 @@ public:
     /// Shows the selected property's parameters as `compute` runs them, and sends the ones set
     /// in the form to it.
     void showParametersOf(ComputeService* compute);
+    /// Whether the rows are the model's checks, whose parameters the form shows (true), or a
+    /// probe's properties, which it leaves alone.
+    void setModelParameters(bool shown);
 
     /// The reports received so far, in panel order.
     std::vector<attnlab::PropertyReport> reports() const;
@@ -107,6 +118,7 @@ private:
     QPushButton* cancel_;
     QPushButton* runAll_;
     QLabel* status_;
+    bool modelParameters_ = true;
     std::vector<std::optional<attnlab::PropertyReport>> reports_;
     std::vector<std::array<int, ColumnCount>> textWidths_; // per row, as last measured
     std::array<int, ColumnCount> headerWidths_{};          // the headers' size hints

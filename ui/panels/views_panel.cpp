@@ -80,8 +80,7 @@ ViewsPanel::ViewsPanel(QWidget* parent)
     }
 
     dependency_->setColourLabel("output moved (1) or not (0)");
-    bound_->setColourLabel("allowed by the masks (1)");
-    excess_->setColourLabel("+1 moved though masked, −1 allowed, unmoved");
+    titleDependencies();
     auto* dep = new QWidget;
     auto* depLayout = new QGridLayout(dep);
     depLayout->addWidget(dependency_, 0, 0);
@@ -288,14 +287,7 @@ void ViewsPanel::redraw() {
             views_[r][c]->setHighlights(
                 c == Original || s.transformed.keyLabels.empty() ? cells : QList<QPoint>());
     }
-    QList<QPoint> depCells; // the dependency page is of the state, whatever the comparison
-    for (const WitnessCell& w : witness_)
-        if (w.map == WitnessCell::Map::Dependency && witnessOn_.state == drawn_.state)
-            depCells << QPoint(w.row, w.column);
-    dependency_->setHighlights(depCells);
-    excess_->setHighlights(depCells);
-    for (HeatmapView* v : {dependency_, bound_, excess_})
-        v->setAxisLabels(s.original.labels, s.original.labels);
+    outlineDependencies();
     redrawPositions();
 }
 
@@ -321,21 +313,74 @@ void ViewsPanel::showWitness(const std::vector<WitnessCell>& cells, const DrawnC
     redraw();
 }
 
-void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report) {
+void ViewsPanel::outlineDependencies() {
+    const bool probe = dependencySource_ == DependencySource::Probe;
+    QList<QPoint> cells; // the model's page is of the state, whatever the comparison drawn
+    for (const WitnessCell& w : probe ? probeWitness_ : witness_)
+        if (w.map == WitnessCell::Map::Dependency &&
+            (probe || (sides_ && witnessOn_.state == drawn_.state)))
+            cells << QPoint(w.row, w.column);
+    dependency_->setHighlights(cells);
+    excess_->setHighlights(cells);
+    // The tokens' strings where the map is of them (a probe's drawn input is not).
+    const std::vector<std::string> none, &labels = sides_ ? sides_->original.labels : none;
+    const auto fits = [&](Eigen::Index size) { return Eigen::Index(labels.size()) == size; };
+    const Eigen::MatrixXd& map = dependency_->matrix().values;
+    for (HeatmapView* v : {dependency_, bound_, excess_})
+        v->setAxisLabels(fits(map.rows()) ? labels : none, fits(map.cols()) ? labels : none);
+}
+
+void ViewsPanel::showProbeWitness(const std::vector<WitnessCell>& cells) {
+    probeWitness_ = cells;
+    if (!cells.empty() && cells.front().map == WitnessCell::Map::Dependency)
+        tabs_->setCurrentIndex(1);
+    outlineDependencies();
+}
+
+QString ViewsPanel::dependencySummary() const {
+    return dependencySummary_->text();
+}
+
+void ViewsPanel::titleDependencies() {
+    const bool probe = dependencySource_ == DependencySource::Probe;
+    dependency_->setTitle(probe ? "measured by probing" : "measured dependency");
+    bound_->setTitle(probe ? "intended mask" : "bound implied by the masks");
+    // Short enough for the title's full size over a narrow map; the colour bar says "difference".
+    excess_->setTitle(probe ? "+1 leak, −1 dead key" : "measured − bound");
+    bound_->setColourLabel(probe ? "allowed by the intended mask (1)" : "allowed by the masks (1)");
+    excess_->setColourLabel(probe ? "difference: +1 leak (read though masked), −1 dead key "
+                                    "(allowed, unmoved)"
+                                  : "+1 moved though masked, −1 allowed, unmoved");
+}
+
+void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report,
+                                     DependencySource source) {
+    const bool probe = source == DependencySource::Probe;
+    if (source != dependencySource_) {
+        dependencySource_ = source;
+        probeWitness_.clear();
+        titleDependencies();
+    }
     const auto maps = report ? dependencyMaps(*report) : std::nullopt;
     if (!maps) {
-        dependency_->setMatrix({}, "run the locality check to measure dependencies");
+        dependency_->setMatrix({}, probe ? "nothing measured: the probe has not finished"
+                                         : "run the locality check to measure dependencies");
         bound_->setMatrix({});
         excess_->setMatrix({});
-        dependencySummary_->setText("The locality check perturbs each input token and records "
-                                    "which outputs change; it appears here once it has run (as "
-                                    "does the map a failing causality check measures).");
-        return;
+        dependencySummary_->setText(
+            probe ? "The probe perturbs each input token of the program and records which of its "
+                    "outputs change; the map appears here when the probe has finished."
+                  : "The locality check perturbs each input token and records which outputs "
+                    "change; it appears here once it has run (as does the map a failing "
+                    "causality check measures).");
+    } else {
+        dependency_->setMatrix(maps->measured);
+        bound_->setMatrix(maps->bound);
+        excess_->setMatrix(maps->excess,
+                           probe ? "no intended mask to compare with" : "no bound to compare with");
+        dependencySummary_->setText(QString::fromStdString(report->explanation));
     }
-    dependency_->setMatrix(maps->measured);
-    bound_->setMatrix(maps->bound);
-    excess_->setMatrix(maps->excess, "no bound to compare with");
-    dependencySummary_->setText(QString::fromStdString(report->explanation));
+    outlineDependencies();
 }
 
 } // namespace attnlab::ui

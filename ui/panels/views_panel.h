@@ -2,7 +2,8 @@
 // The centre of the window: for the chosen layer and head, the scores, weights and output of the
 // original input, of the transformed input, and their difference, side by side (3 x 3 heatmaps),
 // the mask over the weights, and a second page with the measured dependency map next to the bound
-// the masks imply, and a page of every layer x head as small maps (click one to show it). Token
+// the masks imply (or, for a probe of the user's program, the map measured by probing beside the
+// intended mask), and a page of every layer x head as small maps (click one to show it). Token
 // strings, when the tokens have them, name the axes. Witness cells of a failing property are
 // outlined on the maps they lie on (not on another comparison's). The original and transformed maps
 // of a row share one colour range unless "per-map scales" is ticked; "numbers" writes values in
@@ -43,12 +44,22 @@ public:
     /// Draws `views`, which draw `drawn`.
     void setViews(std::shared_ptr<const attnlab::SideBySide> views, const DrawnComparison& drawn);
     void setOverview(std::shared_ptr<const attnlab::HeadOverview> overview);
-    /// Shows the dependency and bound maps of a locality or causality report (null clears).
-    void setDependencyReport(const attnlab::PropertyReport* report);
+    /// Whose report the Dependencies page shows: the model's checks' (the bound the masks
+    /// imply), or a probe's (the program's measured map against the intended mask).
+    enum class DependencySource { Model, Probe };
+    /// Shows the dependency and bound maps of a locality, causality or (a probe's) mask report,
+    /// titled for `source` (null clears).
+    void setDependencyReport(const attnlab::PropertyReport* report,
+                             DependencySource source = DependencySource::Model);
+    DependencySource dependencySource() const { return dependencySource_; }
     /// Outlines these witness cells, which lie on the maps `on` (the side-by-side maps when they
     /// draw those, the dependency page when it is of that state), switching layer and head to
     /// where they are.
     void showWitness(const std::vector<attnlab::WitnessCell>& cells, const DrawnComparison& on);
+
+    /// Outlines these cells of a probe's Dependencies page (its witness: the probe's maps,
+    /// whatever state the other pages draw) and turns to that page when there are any.
+    void showProbeWitness(const std::vector<attnlab::WitnessCell>& cells);
 
     void setLayer(int layer);
     /// Shows layer `layer`, head `head` on the side-by-side page.
@@ -58,7 +69,10 @@ public:
     HeatmapView* view(Row row, Column column) const { return views_[row][column]; }
     /// The Dependencies page's measured map, the masks' bound and their difference.
     HeatmapView* dependencyView() const { return dependency_; }
+    HeatmapView* boundView() const { return bound_; }
     HeatmapView* excessView() const { return excess_; }
+    /// The text under the Dependencies page's maps.
+    QString dependencySummary() const;
     HeadOverviewView* overview() const { return overview_; }
     PositionalPage* positions() const { return positions_; }
     QComboBox* layerBox() const { return layer_; }
@@ -84,6 +98,10 @@ private:
     /// Gives each row's original and transformed maps one range (or their own, per the box).
     void shareScales();
     void applyNumbers();
+    /// The Dependencies page's titles for its source.
+    void titleDependencies();
+    /// The Dependencies page's witness outlines and token labels, for its source.
+    void outlineDependencies();
 
     std::shared_ptr<const attnlab::SideBySide> sides_;
     std::array<std::array<HeatmapView*, ColumnCount>, RowCount> views_{};
@@ -103,6 +121,8 @@ private:
     DrawnComparison drawn_; // what sides_ draws
     std::vector<attnlab::WitnessCell> witness_;
     DrawnComparison witnessOn_; // the maps witness_ lies on
+    DependencySource dependencySource_ = DependencySource::Model;
+    std::vector<attnlab::WitnessCell> probeWitness_; // on the Dependencies page of a probe
     bool redrawPending_ = false;
     /// The head on screen, its maps made once for the three sides: a redraw that keeps the head
     /// (a witness, a new summary) converts nothing again.

@@ -81,6 +81,9 @@ private slots:
                                 text(unit.docs.section)));
             QCOMPARE(propertySection(unit.name()), unit.docs.section);
         }
+        // Then the properties only a black box is checked for (the probe's).
+        for (const BlackBoxProperty* property : blackBoxProperties())
+            if (!findPropertyUnit(property->name())) declared << text(property->section());
         // One property per section, in the order of the document (the command line's order).
         QCOMPARE(declared, sections);
     }

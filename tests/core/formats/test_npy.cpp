@@ -109,6 +109,13 @@ private slots:
                    npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                            rawBytes<float>({1, 2, 3, 4, 5, 6})))
             << m23;
+        Eigen::MatrixXd halves(1, 3); // 1, -2.5 and the smallest subnormal float16, exactly
+        halves << 1, -2.5, 0x1.0p-24;
+        QTest::newRow("float16")
+            << QByteArray::fromStdString(
+                   npyFile("{'descr': '<f2', 'fortran_order': False, 'shape': (1, 3), }",
+                           rawBytes<std::uint16_t>({0x3c00, 0xc100, 0x0001})))
+            << halves;
         QTest::newRow("int64") << QByteArray::fromStdString(npyFile(
                                       "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }",
                                       rawBytes<std::int64_t>({1, 2, 3, 4, 5, 6})))
@@ -197,10 +204,10 @@ private slots:
             << row(npyFile("{'descr': '<c16', 'fortran_order': False, 'shape': (2, 2), }",
                            four + four))
             << "dtype '<c16' is not supported";
-        QTest::newRow("float16 dtype")
-            << row(npyFile("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 2), }",
-                           four.substr(0, 8)))
-            << "dtype '<f2' is not supported";
+        QTest::newRow("float128 dtype")
+            << row(npyFile("{'descr': '<f16', 'fortran_order': False, 'shape': (1, 1), }",
+                           std::string(16, '\0')))
+            << "dtype '<f16' is not supported";
         QTest::newRow("object dtype")
             << row(npyFile("{'descr': '|O', 'fortran_order': False, 'shape': (2, 2), }", four))
             << "dtype '|O' is not supported";

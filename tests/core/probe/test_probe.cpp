@@ -11,6 +11,8 @@
 #include "core/probe/program_function.h"
 
 #include <QProcess>
+#include <QScopeGuard>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <filesystem>
@@ -261,7 +263,20 @@ private slots:
     }
 
     void badProgramsAreRefusedWithTheirCause() {
+        // A temporary folder of this test's own: other tests probing at the same time make
+        // and remove theirs in the shared one.
+        QTemporaryDir own;
+        const bool had = qEnvironmentVariableIsSet("TMPDIR");
+        const QByteArray previous = qgetenv("TMPDIR");
+        qputenv("TMPDIR", own.path().toLocal8Bit());
+        const auto restore = qScopeGuard([&] {
+            if (had)
+                qputenv("TMPDIR", previous);
+            else
+                qunsetenv("TMPDIR");
+        });
         const auto tmp = std::filesystem::temp_directory_path();
+        QCOMPARE(QString::fromStdString(tmp.string()), own.path());
         auto probeDirs = [&] {
             int count = 0;
             for (const auto& e : std::filesystem::directory_iterator(tmp))
@@ -293,6 +308,7 @@ private slots:
             QVERIFY2(QString(e.what()).contains("attnlab-no-such-program"), e.what());
         }
         QCOMPARE(probeDirs(), before);
+        QCOMPARE(before, 0);
     }
 
     void badRequestsAreRefusedBeforeRunning() {

@@ -90,6 +90,7 @@ private:
 class MaskBlackBox : public BlackBoxProperty {
 public:
     std::string name() const override { return "mask"; }
+    std::string section() const override { return "2.17"; }
     std::vector<CheckParameter> parameters() const override {
         return {{"layers", CheckParameter::Type::Integer, "1",
                  "attention layers the program stacks: compare with the mask's reachability"}};

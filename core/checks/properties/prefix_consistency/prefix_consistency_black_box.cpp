@@ -86,6 +86,7 @@ private:
 class PrefixConsistencyBlackBox : public BlackBoxProperty {
 public:
     std::string name() const override { return "prefix-consistency"; }
+    std::string section() const override { return "2.16"; }
     std::vector<CheckParameter> parameters() const override {
         return {{"lengths", CheckParameter::Type::IntegerOrList, "n/2 and n - 1",
                  "prefix lengths m, each one call"}};
