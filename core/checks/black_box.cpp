@@ -116,8 +116,9 @@ std::string BlackBoxTolerance::dependenceRule() const {
 }
 
 void refuseUndeclared(const BlackBoxProperty& property, const nlohmann::json& params) {
-    for (const auto& [key, value] : params.items()) {
-        const auto declared = property.parameters();
+    const auto declared = property.parameters();
+    for (const auto& item : params.items()) {
+        const std::string key = item.key();
         if (std::none_of(declared.begin(), declared.end(),
                          [&](const CheckParameter& p) { return p.name == key; }))
             throw InputError(property.name() + ": unknown parameter '" + key + "'" +
