@@ -5,8 +5,9 @@
 // written as a program would write it, outside the clock) and times what AttnLab does: writing
 // the inputs, reading and checking the answers, and planning and analysing around them. Reports
 // the calls and sequences, each part's median of three warm runs, and the writing and reading
-// against the budget of half a second. With `-- PROGRAM ARGS...` it also runs the real probe once
-// and splits its wall time between AttnLab and the program. Prints JSON.
+// against the budget of half a second and against the machine's floor measured in the same run
+// (the same bytes written and read as one buffer, unconverted). With `-- PROGRAM ARGS...` it also
+// runs the real probe once and splits its wall time between AttnLab and the program. Prints JSON.
 //
 //   attnlab-probe-bench [--n 512] [--d 64] [--mask causal] [-- PROGRAM ARGS...]
 #include "core/base/process_tuning.h"
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 using namespace attnlab;
@@ -115,6 +117,18 @@ int main(int argc, char** argv) {
         around.push_back(1000 * (wall - f.writing - f.reading));
         total.push_back(1000 * wall);
     }
+    // The machine's floor for the same bytes in the same run: one contiguous buffer written to a
+    // file and read back, with no conversion or checking.
+    std::vector<char> buffer(bytes / 2, 1);
+    const Timing floor = measure(1, 3, [&] {
+        const auto path = dir / "floor.bin";
+        {
+            std::ofstream out(path, std::ios::binary | std::ios::trunc);
+            out.write(buffer.data(), std::streamsize(buffer.size()));
+        }
+        std::ifstream in(path, std::ios::binary);
+        in.read(buffer.data(), std::streamsize(buffer.size()));
+    });
     std::filesystem::remove_all(dir);
     const double ownMs = summarise(total).median;
     const double exchangeMs = summarise(writing).median + summarise(reading).median;
@@ -133,6 +147,8 @@ int main(int argc, char** argv) {
         {"exchange_ms", exchangeMs},
         {"budget_ms", 500},
         {"exchange_over_budget", exchangeMs / 500.0},
+        {"file_floor_ms", floor.median},
+        {"exchange_over_file_floor", exchangeMs / floor.median},
         {"attnlab_ms", ownMs}};
 
     if (!program.command.argv.empty()) {
