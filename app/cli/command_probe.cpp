@@ -201,8 +201,9 @@ int probeCommand(const std::vector<std::string>& args, std::ostream& out, std::o
     }
     out << "probe of " << options.command.display() << " — " << result.tokens.rows()
         << " tokens of " << result.tokens.cols() << " features, " << result.precision << "; "
-        << result.calls << " calls, " << result.sequences << " sequences"
-        << (result.intendedMask ? "; intended mask " + result.intendedMaskText : "") << "\n\n";
+        << result.calls << (result.calls == 1 ? " call, " : " calls, ") << result.sequences
+        << " sequences" << (result.intendedMask ? "; intended mask " + result.intendedMaskText : "")
+        << "\n\n";
     printReports(out, result.reports);
     return anyFails(result.reports) ? 1 : 0;
 }
