@@ -91,6 +91,17 @@ double BlackBoxTolerance::equality(double magnitude) const {
     return fixed ? *fixed : 16.0 * unitRoundoff * double(depth) * std::max(1.0, magnitude);
 }
 
+double BlackBoxTolerance::equalityRatio(const Deviation<double>& d) const {
+    return d.largest / equality(d.magnitude);
+}
+
+void BlackBoxTolerance::settleEquality(ReportBuilder& report, const Deviation<double>& worst,
+                                       bool failsAnyway) const {
+    const double limit = equality(worst.magnitude);
+    report.settleOn(false, ReportNumber::of(worst.largest), ReportNumber::of(limit), equalityRule(),
+                    failsAnyway || worst.largest > limit);
+}
+
 double BlackBoxTolerance::dependence(double magnitude) const {
     return fixed ? *fixed : 64.0 * unitRoundoff * std::max(1.0, magnitude);
 }

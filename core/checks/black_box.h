@@ -9,6 +9,7 @@
 #include "core/base/scalar.h"
 #include "core/checks/property_check.h"
 #include "core/checks/property_report.h"
+#include "core/checks/report_builder.h"
 
 #include <cstdint>
 #include <functional>
@@ -125,6 +126,13 @@ struct BlackBoxTolerance {
     std::string precision; // SequenceFunction::precisionText
 
     double equality(double magnitude) const;
+    /// How far `d` is beyond (above 1) or within its equality tolerance: which of several
+    /// comparisons is the worst.
+    double equalityRatio(const Deviation<double>& d) const;
+    /// Settles `report` on `worst`, the worst comparison of evaluations that must agree: its
+    /// deviation, its equality tolerance and rule; fails beyond it, or when `failsAnyway`.
+    void settleEquality(ReportBuilder& report, const Deviation<double>& worst,
+                        bool failsAnyway = false) const;
     double dependence(double magnitude) const;
     std::string equalityRule() const;
     std::string dependenceRule() const;

@@ -39,7 +39,7 @@ public:
         for (const Placed& p : placed_) {
             const Deviation<double> d =
                 compareMatrices<double>(plan.output(p.other), plan.output(p.reference));
-            const double ratio = d.largest / tol.equality(d.magnitude);
+            const double ratio = tol.equalityRatio(d);
             compared.push_back({{"sequence", p.sequence},
                                 {"reference", where(plan.placement(p.reference))},
                                 {"other", where(plan.placement(p.other))},
@@ -52,9 +52,7 @@ public:
             }
         }
         ReportBuilder report("batch-invariance");
-        const double limit = tol.equality(worst.magnitude);
-        report.settleOn(false, ReportNumber::of(worst.largest), ReportNumber::of(limit),
-                        tol.equalityRule(), worst.largest > limit);
+        tol.settleEquality(report, worst);
         report
             .checked({{"sequences", 1 + kMates},
                       {"compositions", placed_.size()},

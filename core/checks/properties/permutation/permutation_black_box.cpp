@@ -95,7 +95,7 @@ public:
             const Sides s =
                 sides(inputs_->sigmas[i], plan.output(inputs_->handles[i]), fx, pooled_);
             const Deviation<double> d = compareMatrices<double>(s.lhs, s.rhs);
-            const double ratio = d.largest / tol.equality(d.magnitude);
+            const double ratio = tol.equalityRatio(d);
             if (ratio > worstRatio) {
                 worstRatio = ratio;
                 worst = d;
@@ -103,9 +103,7 @@ public:
             }
         }
         ReportBuilder report(name_);
-        const double limit = tol.equality(worst.magnitude);
-        report.settleOn(false, ReportNumber::of(worst.largest), ReportNumber::of(limit),
-                        tol.equalityRule(), worst.largest > limit);
+        tol.settleEquality(report, worst);
         report.checked({{"permutations", inputs_->sigmas.size()},
                         {"exhaustive", inputs_->exhaustive},
                         {"seed", plan.seed()}});

@@ -47,7 +47,7 @@ public:
             const Sequence whole = fx.topRows(p.length);
             const Deviation<double> d = compareMatrices<double>(alone, whole);
             perLength.push_back({{"length", p.length}, {"deviation", d.largest}});
-            const double ratio = d.largest / tol.equality(d.magnitude);
+            const double ratio = tol.equalityRatio(d);
             if (ratio > worstRatio) {
                 worstRatio = ratio;
                 worst = d;
@@ -62,9 +62,7 @@ public:
                         .with("whole_pass", whole(first->row, first->col));
         }
         ReportBuilder report("prefix-consistency");
-        const double limit = tol.equality(worst.magnitude);
-        report.settleOn(false, ReportNumber::of(worst.largest), ReportNumber::of(limit),
-                        tol.equalityRule(), worst.largest > limit || witness.has_value());
+        tol.settleEquality(report, worst, witness.has_value());
         std::vector<long> lengths;
         for (const Prefix& p : prefixes_)
             lengths.push_back(p.length);
