@@ -11,6 +11,7 @@
 #include "core/explore/run_report.h"
 #include "core/model/model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -102,6 +103,15 @@ struct Carry {
         for (int i = 0; i < sigma->size(); ++i)
             out[std::size_t(i)] = original[std::size_t((*sigma)(i))];
         return out;
+    }
+    /// carriedRows of SideBySide: the original's row behind each transformed row (empty: the
+    /// same).
+    std::vector<int> carriedRows(int n) const {
+        if (sigma) return sigma->images();
+        std::vector<int> rows;
+        for (int r = 0; r < lastRows; ++r)
+            rows.push_back(n - lastRows + r);
+        return rows;
     }
     /// The labels of the transformed side's keys when they are not its rows' (a decode step:
     /// every token's, indices when the tokens have none), else empty.
@@ -253,6 +263,9 @@ void assemble(SideBySide& out, const Scenario& s, const Model<T>& model,
         differenceView(*original, *transformed, carry, s.tokens.labels, accumulationDepth(s));
     out.largestDifference =
         magnitudeText(largestMagnitude<T>(transformed->output - carry.rows(original->output)));
+    out.carriedRows = carry.carriedRows(s.n());
+    out.carriedKeys = carry.sigma.has_value();
+    out.witnessRowsOriginal = carry.lastRows > 0;
     finish(out, s, model, std::move(original), std::move(transformed), std::move(carry));
 }
 
@@ -397,6 +410,25 @@ SideBySide compareEvaluations(const Scenario& scenario, const Evaluated& origina
                               const Evaluated& other) {
     return withScalar(scenario.precision,
                       [&]<class T>() { return computeEvaluations<T>(scenario, original, other); });
+}
+
+std::array<std::optional<MapCell>, 3> SideBySide::witnessCells(MapCell cell, bool onMap) const {
+    const auto carried = [&](int i) {
+        return carriedRows.empty() || i < 0 || i >= int(carriedRows.size())
+                   ? i
+                   : carriedRows[std::size_t(i)];
+    };
+    std::optional<MapCell> original = cell, transformed = cell;
+    if (witnessRowsOriginal) { // the transformed row whose original is the witness's
+        const auto at = std::find(carriedRows.begin(), carriedRows.end(), cell.row);
+        transformed = at == carriedRows.end()
+                          ? std::nullopt
+                          : std::optional<MapCell>({int(at - carriedRows.begin()), cell.column});
+    } else {
+        original =
+            MapCell{carried(cell.row), onMap && carriedKeys ? carried(cell.column) : cell.column};
+    }
+    return {original, transformed, transformed};
 }
 
 SideBySide compareTransposed(const Scenario& scenario) {

@@ -11,6 +11,7 @@
 #include "core/model/scenario.h"
 #include "core/spec/transform.h"
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -67,6 +68,12 @@ struct SideView {
 
 enum class Side { Original, Transformed, Difference };
 
+/// One cell of a drawn map or output.
+struct MapCell {
+    int row = 0, column = 0;
+    bool operator==(const MapCell&) const = default;
+};
+
 /// The scores and weights of every layer and head of both sides, kept as computed; a head's
 /// views (the difference's too) are made when asked for. Immutable, so any thread may read it.
 class HeadMaps {
@@ -98,6 +105,15 @@ struct SideBySide {
     std::string differenceLabel;   // "f(P X) - P f(X)", ...
     std::string transformText;     // "σ = (0 1)", "shift by 3", "X[2][0] += 1/2"
     std::string largestDifference; // largest |entry| of the output difference, as text
+    /// Row r of the transformed side (and of the difference) is compared with row
+    /// carriedRows[r] of the original: σ(r) for a permutation (row r of P f(X) is row σ(r) of
+    /// f(X)), c + r for a decode step after a cache of c; empty: the same row.
+    std::vector<int> carriedRows;
+    /// Whether the maps' columns (keys) are carried the same way (a permutation's P A Pᵀ).
+    bool carriedKeys = false;
+    /// Whether a witness names its row on the original side (a decode step's names the full
+    /// pass's row), rather than on the transformed side and the difference.
+    bool witnessRowsOriginal = false;
     std::vector<std::string> warnings;
     nlohmann::json backend; // where the original side ran (run_report.h's backendJson shape)
     /// What the Positions page draws from (positional_term.h): the method, the tokens' width
@@ -112,6 +128,11 @@ struct SideBySide {
     std::size_t layerCount() const { return maps ? maps->layerCount() : 0; }
     int headCount(std::size_t layer) const { return maps ? maps->headCount(layer) : 0; }
     HeadView head(Side s, std::size_t layer, int h) const { return maps->head(s, layer, h); }
+    /// Per side (Original, Transformed, Difference), the cell holding what a witness at `cell`
+    /// compares there: on a map (`onMap`: scores or weights, whose columns are keys) or an
+    /// output (whose columns are features). nullopt where that side has no such row (a decode
+    /// step's cached rows).
+    std::array<std::optional<MapCell>, 3> witnessCells(MapCell cell, bool onMap) const;
 };
 
 /// Largest side of a drawn matrix; bigger ones are pooled.

@@ -273,19 +273,24 @@ void ViewsPanel::redraw() {
     // Witness outlines for this layer and head, when these maps are the witness's.
     const int layerCount = int(s.layerCount());
     const bool itsMaps = witnessOn_.sameMaps(drawn_);
+    // Each side outlines the cell that holds what the witness compares there (row σ(r) of
+    // f(X) beside row r of f(P X), for instance).
     for (int r = 0; r < RowCount; ++r) {
-        QList<QPoint> cells;
+        std::array<QList<QPoint>, ColumnCount> cells;
         for (const WitnessCell& w : witness_) {
             const int wl = w.layer < 0 ? layerCount - 1 : w.layer;
             const bool mapMatches = (r == Output && w.map == WitnessCell::Map::Output) ||
                                     (r == Weights && w.map == WitnessCell::Map::Weights) ||
                                     (r == Scores && w.map == WitnessCell::Map::Scores);
-            if (itsMaps && mapMatches && wl == int(l) && (w.head < 0 || w.head == int(h)))
-                cells << QPoint(w.row, w.column);
+            if (!itsMaps || !mapMatches || wl != int(l) || (w.head >= 0 && w.head != int(h)))
+                continue;
+            const auto onSides = s.witnessCells({w.row, w.column}, r != Output);
+            for (int c = 0; c < ColumnCount; ++c)
+                if (const auto& cell = onSides[std::size_t(c)])
+                    cells[std::size_t(c)] << QPoint(cell->row, cell->column);
         }
-        for (int c = 0; c < ColumnCount; ++c) // a decode step's rows are not the witness's
-            views_[r][c]->setHighlights(
-                c == Original || s.transformed.keyLabels.empty() ? cells : QList<QPoint>());
+        for (int c = 0; c < ColumnCount; ++c)
+            views_[r][c]->setHighlights(cells[std::size_t(c)]);
     }
     outlineDependencies();
     redrawPositions();
