@@ -7,6 +7,7 @@
 #include "ui/views/cell_numbers.h"
 #include "ui/views/color_maps.h"
 #include "ui/views/heatmap_sizes.h"
+#include "ui/views/stale_veil.h"
 
 #include <QEvent>
 #include <QToolTip>
@@ -34,7 +35,7 @@ constexpr int kAutoNumbersUpTo = 16;
 } // namespace
 
 HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), scale_(scale) {
+    : QWidget(parent), plot_(new QCustomPlot(this)), veil_(new StaleVeil(this)), scale_(scale) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -128,6 +129,7 @@ void HeatmapView::applySizes() {
     }
     colorScale_->setBarWidth(int(8 * sizeScale_));
     numbers_->setFont(sized(kNumberPoints));
+    veil_->setFont(sized(kTitlePoints * 1.5, true));
     fitMessage();
     ticks_.reset(); // token labels in the new font
     updateTicks();
@@ -400,6 +402,7 @@ void HeatmapView::redrawHighlights() {
             rect->setPen(QPen(QColor(230, 0, 60), 2.5 * sizeScale_));
             rect->setBrush(Qt::NoBrush);
             rect->setSelectedPen(QPen(outline, 2.5 * sizeScale_));
+            rect->setClipToAxisRect(false); // an edge cell's outline shows all four sides
             outlines_ << rect;
         }
     }
@@ -434,6 +437,20 @@ void HeatmapView::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
     else
         QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+}
+
+void HeatmapView::setStale(bool stale) {
+    veil_->setVisible(stale);
+    if (stale) veil_->raise();
+}
+
+bool HeatmapView::isStale() const {
+    return !veil_->isHidden();
+}
+
+void HeatmapView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    veil_->setGeometry(rect());
 }
 
 void HeatmapView::changeEvent(QEvent* event) {

@@ -7,7 +7,8 @@
 // greys out masked cells, and witness cells outlined. Pooled matrices (large n) are drawn at their
 // block resolution with axes still in token indices, and a matrix with more cells than the plot
 // has pixels is max-pooled further to the pixels it is drawn on. Presentation mode enlarges fonts
-// and lines for a projector.
+// and lines for a projector. A stale view (its new picture being computed) is veiled, the word
+// "computing…" across it, until its caller says it is current again.
 #pragma once
 
 #include "core/explore/side_by_side.h"
@@ -33,6 +34,7 @@ class QCPItemRect;
 namespace attnlab::ui {
 
 class CellNumbers;
+class StaleVeil;
 
 class HeatmapView : public QWidget {
     Q_OBJECT
@@ -65,6 +67,10 @@ public:
     void setNumbers(Numbers numbers);
     /// Enlarges fonts and lines by kPresentationScale (true) or back to normal (false).
     void setPresentation(bool on);
+    /// Veils the map (dimmed, "computing…" across it) while `stale`; a new matrix keeps the veil:
+    /// the caller lifts it once the map is current.
+    void setStale(bool stale);
+    bool isStale() const;
     /// Names rows and columns by these token strings (empty: indices), e.g. the queries and
     /// keys of a map; every label shown when they fit, else every k-th.
     void setAxisLabels(const std::vector<std::string>& rows,
@@ -94,6 +100,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     /// Draws what changed while the view was hidden.
     void showEvent(QShowEvent* event) override;
 
@@ -134,6 +141,7 @@ private:
     QCPTextElement* title_;
     CellNumbers* numbers_;
     QCPItemText* message_;
+    StaleVeil* veil_;
     QList<QCPItemRect*> outlines_;
     Scale scale_;
     std::optional<ValueRange> fixedRange_;
