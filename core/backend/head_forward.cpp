@@ -3,7 +3,9 @@
 // type.
 #include "core/backend/head_forward.h"
 
+#include "core/base/cancellation.h"
 #include "core/base/error.h"
+#include "core/base/row_block_product.h"
 #include "core/spec/mask.h"
 
 #include <algorithm>
@@ -66,6 +68,7 @@ Matrix<T> mixWeights(const MixerSpec& spec, const Matrix<T>& scores, const BoolM
     const auto n = scores.rows(), m = scores.cols();
     Matrix<T> weights = Matrix<T>::Zero(n, m);
     for (Eigen::Index s = 0; s < n; ++s) {
+        pollCancellation();
         if (!mask.row(s).any()) continue; // all-masked row: zero, reported by the caller
         T total = T(0);
         for (Eigen::Index t = 0; t < m; ++t)
@@ -91,6 +94,7 @@ Matrix<T> tiledOutput(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>
     Vector<T> runningMax = Vector<T>::Zero(n);
     std::vector<bool> seen(static_cast<std::size_t>(n), false);
     for (Eigen::Index start = 0; start < keys; start += tile) {
+        pollCancellation();
         const Eigen::Index len = std::min<Eigen::Index>(tile, keys - start);
         Matrix<T> s = c * (q * k.middleRows(start, len).transpose());
         if (bias) s += bias->middleCols(start, len);
@@ -211,11 +215,12 @@ HeadResult<T> attendHead(const MixerSpec& spec, const Matrix<T>& q, const Matrix
         r.output = ssmScan(spec, q, k, v, spec.chunk);
         return r;
     }
-    r.scores = mixerScale<T>(spec, static_cast<int>(q.cols())) * (q * k.transpose());
+    r.scores =
+        mixerScale<T>(spec, static_cast<int>(q.cols())) * rowBlockProduct<T>(q, k.transpose());
     if (bias) r.scores += *bias;
     r.weights = mixWeights(spec, r.scores, mask);
     r.output = spec.tile > 0 ? tiledOutput(spec, q, k, v, bias, mask, spec.tile)
-                             : Matrix<T>(r.weights * v);
+                             : rowBlockProduct<T>(r.weights, v);
     r.allMaskedRows = allMaskedRows(mask);
     return r;
 }
@@ -226,10 +231,12 @@ HeadResult<T> attendHeadUnmasked(const MixerSpec& spec, const Matrix<T>& q, cons
     if (spec.kind == MixerSpec::Kind::Ssm)
         return attendHead(spec, q, k, v, bias, BoolMatrix::Constant(q.rows(), k.rows(), true));
     HeadResult<T> r;
-    r.scores = mixerScale<T>(spec, static_cast<int>(q.cols())) * (q * k.transpose());
+    r.scores =
+        mixerScale<T>(spec, static_cast<int>(q.cols())) * rowBlockProduct<T>(q, k.transpose());
     if (bias) r.scores += *bias;
     Matrix<T> w(r.scores.rows(), r.scores.cols());
     for (Eigen::Index s = 0; s < w.rows(); ++s) {
+        pollCancellation();
         const T rowMax =
             spec.kind == MixerSpec::Kind::Softmax ? T(r.scores.row(s).maxCoeff()) : T(0);
         for (Eigen::Index t = 0; t < w.cols(); ++t)
@@ -237,7 +244,7 @@ HeadResult<T> attendHeadUnmasked(const MixerSpec& spec, const Matrix<T>& q, cons
         if (normalises(spec.kind)) w.row(s) /= T(w.row(s).sum());
     }
     r.weights = std::move(w);
-    r.output = r.weights * v;
+    r.output = rowBlockProduct<T>(r.weights, v);
     return r;
 }
 

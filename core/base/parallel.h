@@ -5,6 +5,7 @@
 // an item stops the remaining items and is rethrown on the calling thread.
 #pragma once
 
+#include "core/base/cancellation.h"
 #include "core/base/cpu_quota.h"
 
 #include <algorithm>
@@ -43,12 +44,14 @@ inline int loopThreads(double work) {
 
 /// Calls body(i) for i in [0, count), dynamically scheduled across threads (each takes the next
 /// item when done with one); no nesting. `work` estimates the loop's multiply-adds: a small loop
-/// stays on the calling thread.
+/// stays on the calling thread. Each item first polls the calling thread's cancel flag
+/// (cancellation.h), which the items on other threads see as theirs.
 template <class Body>
 void parallelFor(long count, Body&& body, double work = kParallelWork) {
     std::exception_ptr failure;
     std::mutex guard; // guards `failure`
     std::atomic<bool> stop = false;
+    const CancelScope::Flag* const cancelled = CancelScope::current();
 #ifdef _OPENMP
     const int threads = count > 1 ? loopThreads(work) : 1;
 #pragma omp parallel for schedule(dynamic, 1) if (threads > 1) num_threads(threads)
@@ -56,6 +59,8 @@ void parallelFor(long count, Body&& body, double work = kParallelWork) {
     for (long i = 0; i < count; ++i) {
         if (stop.load(std::memory_order_relaxed)) continue;
         try {
+            const CancelScope scope(cancelled);
+            pollCancellation();
             body(i);
         } catch (...) {
             std::lock_guard lock(guard);

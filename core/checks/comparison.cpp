@@ -2,6 +2,8 @@
 // Entry-wise comparison and tolerances.
 #include "core/checks/comparison.h"
 
+#include "core/base/cancellation.h"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -44,7 +46,8 @@ long ulpDistance(T a, T b) {
 template <class T>
 Deviation<T> compareMatrices(const Matrix<T>& a, const Matrix<T>& b) {
     Deviation<T> d;
-    for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+        pollCancellation(); // an exact n x n map takes seconds to compare at thousands of tokens
         for (Eigen::Index j = 0; j < a.cols(); ++j) {
             T diff = absolute<T>(a(i, j) - b(i, j));
             if constexpr (!ScalarOps<T>::exact)
@@ -60,6 +63,7 @@ Deviation<T> compareMatrices(const Matrix<T>& a, const Matrix<T>& b) {
             if constexpr (!ScalarOps<T>::exact)
                 if (d.row == i && d.col == j) d.ulps = ulpDistance(a(i, j), b(i, j));
         }
+    }
     return d;
 }
 

@@ -31,6 +31,7 @@ PropertyReport PropertyCheck::run(const CheckRequest& request) const {
     for (const auto& item : request.params.items())
         if (!declares(item.key())) throw InputError("unknown parameter '" + item.key() + "'");
     if (const auto why = notApplicable(request.scenario)) return notApplicableReport(name(), *why);
+    const CancelScope scope(&request.cancelled);
     return evaluate(request);
 }
 

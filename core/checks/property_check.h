@@ -4,6 +4,7 @@
 // and evaluates on the scenario's actual numbers in its precision.
 #pragma once
 
+#include "core/base/cancellation.h"
 #include "core/checks/property_report.h"
 #include "core/model/scenario.h"
 
@@ -23,15 +24,12 @@ struct CheckRequest {
     const Scenario& scenario;
     nlohmann::json params = nlohmann::json::object();
     std::uint64_t seed = 0;
-    /// Polled between units of work; returning true abandons the check (throws CancelledError).
+    /// Polled between units of work, and by the forward passes and parallel loops the check runs
+    /// (cancellation.h); returning true abandons the check (throws CancelledError).
     std::function<bool()> cancelled;
     /// The scenario's models shared with the checks run with this one (model_cache.h); none:
     /// the check builds its own.
     std::shared_ptr<ModelCache> models;
-};
-
-struct CancelledError : std::runtime_error {
-    CancelledError() : std::runtime_error("check cancelled") {}
 };
 
 /// A parameter a check reads (`--property NAME:key=value`): its name, its type, its default (in

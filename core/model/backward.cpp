@@ -7,6 +7,7 @@
 #include "core/model/backward.h"
 
 #include "core/backend/head_forward.h"
+#include "core/base/cancellation.h"
 #include "core/base/error.h"
 #include "core/base/parallel.h"
 #include "core/model/block_support.h"
@@ -72,6 +73,7 @@ Matrix<T> scoresGradient(Kind kind, const HeadCache<T>& h, const BoolMatrix& mas
     const auto n = dA.rows(), m = dA.cols();
     Matrix<T> dS = Matrix<T>::Zero(n, m);
     for (Eigen::Index s = 0; s < n; ++s) {
+        pollCancellation();               // n x n exact entries take seconds at thousands of tokens
         if (!mask.row(s).any()) continue; // all-masked row: constant zero
         const T dot = rowDot(h.weights, dA, s);
         const T total = softmaxLikeTotal(h.scores, mask, s);
@@ -90,6 +92,7 @@ Matrix<T> weightsTangent(Kind kind, const HeadCache<T>& h, const BoolMatrix& mas
     const auto n = dS.rows(), m = dS.cols();
     Matrix<T> dA = Matrix<T>::Zero(n, m);
     for (Eigen::Index s = 0; s < n; ++s) {
+        pollCancellation(); // n x n exact entries take seconds at thousands of tokens
         if (!mask.row(s).any()) continue;
         const T total = softmaxLikeTotal(h.scores, mask, s);
         T sum = T(0); // Σ of the tangents of the unnormalised weights 1 + relu(S)

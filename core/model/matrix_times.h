@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // a·b for the model's forward and reverse passes: float and double on the instruction set the
-// CPU kernels chose for this CPU (core/backend/cpu/matrix_product.h), rationals through Eigen.
+// CPU kernels chose for this CPU (core/backend/cpu/matrix_product.h), rationals through Eigen in
+// blocks of rows that a cancel stops between (row_block_product.h).
 #pragma once
 
 #include "core/backend/cpu/matrix_product.h"
+#include "core/base/row_block_product.h"
 
 #include <type_traits>
 
@@ -31,7 +33,7 @@ Matrix<T> times(const A& a, const B& b) {
     if constexpr (std::is_floating_point_v<T>)
         return kernels::product<T>(detail::factor<T>(a), detail::factor<T>(b));
     else
-        return a * b;
+        return rowBlockProduct<T>(a, b);
 }
 
 } // namespace attnlab

@@ -38,7 +38,11 @@ public:
             if (std::find(layers.begin(), layers.end(), l) == layers.end()) return Deviation<T>{};
             const Matrix<T>& w = trace.layers[l].heads[h].weights;
             const BoolMatrix mask = buildMask(s.model.layers[l].mask, s.n());
-            Matrix<T> sums = w.rowwise().sum(), ones = Matrix<T>::Ones(w.rows(), 1);
+            Matrix<T> sums(w.rows(), 1), ones = Matrix<T>::Ones(w.rows(), 1);
+            for (Eigen::Index i = 0; i < w.rows(); ++i) {
+                pollCancel(request);
+                sums(i, 0) = w.row(i).sum();
+            }
             for (Eigen::Index i = 0; i < w.rows(); ++i)
                 if (!mask.row(i).any())
                     sums(i, 0) = ones(i, 0) = T(0); // all-masked: 0 by design
