@@ -9,6 +9,7 @@
 #include "core/explore/resource_limits.h"
 
 #include <QMetaObject>
+#include <QScopeGuard>
 #include <QThread>
 
 #include <atomic>
@@ -18,19 +19,23 @@
 
 namespace attnlab::ui {
 
+ComputeService::Checks::Checks(quint64 g, std::shared_ptr<const ExplorerState> s, std::size_t n)
+    : generation(g), state(std::move(s)), models(std::make_shared<ModelCache>(state->scenario)),
+      versions(std::make_unique<std::atomic<unsigned>[]>(n)), count(n) {}
+
 ComputeService::ComputeService(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1); // one request at a time; superseded ones are skipped
     viewsPool_.setMaxThreadCount(1);
+    rerunPool_.setMaxThreadCount(1);
     qRegisterMetaType<std::shared_ptr<const SideBySide>>();
     qRegisterMetaType<std::shared_ptr<const HeadOverview>>();
     qRegisterMetaType<PropertyReport>();
 }
 
 ComputeService::~ComputeService() {
-    if (cancelled_) *cancelled_ = true;
+    if (checks_) ++checks_->cancels;
     ++generation_;
-    pool_.waitForDone();
-    viewsPool_.waitForDone();
+    waitForDone();
 }
 
 std::vector<CheckSpec> ComputeService::checks() const {
@@ -45,17 +50,22 @@ nlohmann::json ComputeService::chosenParameters(const QString& property) const {
 
 void ComputeService::setChosenParameters(const QString& property, const nlohmann::json& params) {
     chosen_[property.toStdString()] = params;
-    if (!last_) return;
-    if (busy_) { // the running pass would deliver the old parameters' verdict: start it again
-        schedule(last_, lastAll_);
-        return;
-    }
+    if (!checks_) return;
     const std::vector<CheckSpec> specs = checks();
-    for (std::size_t i = 0; i < specs.size(); ++i)
-        if (specs[i].name == property.toStdString()) {
-            emit checkRestarted(int(i));
-            schedule(last_, lastAll_, int(i));
-        }
+    for (std::size_t i = 0; i < specs.size() && i < checks_->count; ++i)
+        if (specs[i].name == property.toStdString()) rerun(i, specs[i]);
+}
+
+void ComputeService::rerun(std::size_t index, const CheckSpec& spec) {
+    const unsigned version = ++checks_->versions[index]; // drops the verdict under way
+    emit checkRestarted(int(index));
+    busy_ = true;
+    ++jobs_;
+    // It runs even after a cancel of the checks before it; a cancel from now on stops it.
+    rerunPool_.start(
+        [this, checks = checks_, index, spec, version, cancels = unsigned(checks_->cancels)] {
+            jobDone(*checks, runCheck(*checks, index, spec, version, cancels));
+        });
 }
 
 void ComputeService::request(std::shared_ptr<const ExplorerState> state) {
@@ -63,23 +73,23 @@ void ComputeService::request(std::shared_ptr<const ExplorerState> state) {
 }
 
 void ComputeService::runAllChecks() {
-    if (last_) schedule(last_, true, -1, shown_.lock() != last_);
+    if (last_) schedule(last_, true, shown_.lock() != last_);
 }
 
-void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only,
+void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool allChecks,
                               bool views) {
     last_ = state;
     lastAll_ = allChecks;
-    if (cancelled_) *cancelled_ = true;
-    cancelled_ = std::make_shared<std::atomic<bool>>(false);
-    const quint64 generation = ++generation_;
+    if (checks_) ++checks_->cancels;
+    const std::vector<CheckSpec> specs = checks();
+    checks_ = std::make_shared<Checks>(++generation_, std::move(state), specs.size());
     busy_ = true;
-    pool_.start([this, generation, state = std::move(state), checks = checks(), allChecks, only,
-                 views, cancelled = cancelled_, comparison = comparison_,
+    jobs_ = 1;
+    jobsCancelled_ = false;
+    pool_.start([this, checks = checks_, specs, allChecks, views, comparison = comparison_,
                  viewsGeneration = quint64(viewsGeneration_)] {
-        if (generation == generation_)
-            run(generation, state, checks, allChecks, only, views, cancelled, comparison,
-                viewsGeneration);
+        if (checks->generation == generation_)
+            run(checks, specs, allChecks, views, comparison, viewsGeneration);
     });
 }
 
@@ -88,7 +98,17 @@ void ComputeService::setComparison(Comparison comparison, bool redraw) {
     const quint64 viewsGeneration = ++viewsGeneration_;
     if (!redraw || !last_) return;
     const quint64 generation = generation_;
+    ++redraws_;
     viewsPool_.start([this, generation, viewsGeneration, state = last_, c = comparison_] {
+        // Delivered, superseded or failed, the redraw is over once the GUI thread runs this.
+        const auto over = qScopeGuard([this] {
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    if (--redraws_ == 0 && !busy_) emit idle();
+                },
+                Qt::QueuedConnection);
+        });
         if (generation != generation_ || viewsGeneration != viewsGeneration_) return;
         try {
             DrawnComparison drawn;
@@ -127,11 +147,12 @@ SideBySide ComputeService::views(const std::shared_ptr<const ExplorerState>& sha
 }
 
 void ComputeService::cancelChecks() {
-    if (cancelled_) *cancelled_ = true;
+    if (checks_) ++checks_->cancels;
 }
 
 void ComputeService::waitForDone() {
     pool_.waitForDone();
+    rerunPool_.waitForDone();
     viewsPool_.waitForDone();
 }
 
@@ -152,51 +173,62 @@ void ComputeService::postViews(quint64 generation, quint64 viewsGeneration, F&& 
     });
 }
 
-void ComputeService::run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
-                         const std::vector<CheckSpec>& checks, bool allChecks, int only,
-                         bool drawViews, const std::shared_ptr<std::atomic<bool>>& cancelled,
-                         const Comparison& comparison, quint64 viewsGeneration) {
-    const ExplorerState& state = *shared;
-    const auto stop = [&] { return cancelled->load() || generation != generation_; };
-    // One model for all of them: reading a checkpoint's weights once, not once per check.
-    const auto models = std::make_shared<ModelCache>(state.scenario);
-    std::atomic<bool> wasCancelled = false;
-    const auto runCheck = [&](std::size_t i) {
-        post(generation, [this, i] { emit checkRunning(int(i)); });
-        try {
-            for (int waited = 0; waited < checkDelayMs_ && !stop(); waited += 5)
-                QThread::msleep(5);
-            auto reports = runChecks(state.scenario, {checks[i]}, 0, stop, models);
-            post(generation,
-                 [this, i, report = reports.front()] { emit checkReady(int(i), report); });
-        } catch (const CancelledError&) {
-            wasCancelled = true;
-        } catch (const std::exception& e) {
-            const QString message = QString::fromStdString(e.what());
-            post(generation, [this, i, message] { emit checkFailed(int(i), message); });
-        } catch (...) { // nothing may leave the thread that runs it
-            post(generation, [this, i] { emit checkFailed(int(i), "an unknown error"); });
-        }
-        if (stop()) wasCancelled = true;
+template <class F>
+void ComputeService::postCheck(const Checks& checks, std::size_t index, unsigned version,
+                               F&& deliver) {
+    // Delivered while the generation is the newest: checks_ is then these checks.
+    post(checks.generation, [this, index, version, deliver = std::forward<F>(deliver)]() mutable {
+        if (checks_->versions[index] == version) deliver();
+    });
+}
+
+bool ComputeService::runCheck(const Checks& checks, std::size_t index, const CheckSpec& spec,
+                              unsigned version, unsigned cancels) {
+    const auto cancelled = [&] {
+        return checks.cancels != cancels || checks.generation != generation_;
     };
-    const auto finished = [&] {
-        post(generation, [this, wasCancelled = wasCancelled.load()] {
-            busy_ = false;
-            emit checksFinished(wasCancelled);
-            emit idle();
-        });
-    };
-    if (only >= 0) {
-        runCheck(std::size_t(only));
-        finished();
-        return;
+    const auto stop = [&] { return cancelled() || checks.versions[index] != version; };
+    if (stop()) return cancelled();
+    const int i = int(index);
+    postCheck(checks, index, version, [this, i] { emit checkRunning(i); });
+    try {
+        for (int waited = 0; waited < checkDelayMs_ && !stop(); waited += 5)
+            QThread::msleep(5);
+        auto reports = runChecks(checks.state->scenario, {spec}, 0, stop, checks.models);
+        postCheck(checks, index, version,
+                  [this, i, report = reports.front()] { emit checkReady(i, report); });
+    } catch (const CancelledError&) {
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        postCheck(checks, index, version, [this, i, message] { emit checkFailed(i, message); });
+    } catch (...) { // nothing may leave the thread that runs it
+        postCheck(checks, index, version, [this, i] { emit checkFailed(i, "an unknown error"); });
     }
+    return cancelled();
+}
+
+void ComputeService::jobDone(const Checks& checks, bool cancelled) {
+    post(checks.generation, [this, cancelled] {
+        jobsCancelled_ = jobsCancelled_ || cancelled;
+        if (--jobs_ > 0) return;
+        busy_ = false;
+        emit checksFinished(jobsCancelled_);
+        if (redraws_ == 0) emit idle();
+    });
+}
+
+void ComputeService::run(const std::shared_ptr<Checks>& shared, const std::vector<CheckSpec>& specs,
+                         bool allChecks, bool drawViews, const Comparison& comparison,
+                         quint64 viewsGeneration) {
+    const Checks& checks = *shared;
+    const quint64 generation = checks.generation;
+    const ExplorerState& state = *checks.state;
     try {
         if (drawViews) {
             DrawnComparison drawn;
-            auto sides = std::make_shared<const SideBySide>(views(shared, comparison, drawn));
-            postViews(generation, viewsGeneration, [this, sides, shared, drawn] {
-                shown_ = shared;
+            auto sides = std::make_shared<const SideBySide>(views(checks.state, comparison, drawn));
+            postViews(generation, viewsGeneration, [this, sides, s = checks.state, drawn] {
+                shown_ = s;
                 emit viewsReady(sides, drawn);
             });
             auto overview =
@@ -212,10 +244,10 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
 
     const bool everyCheck = allChecks || (state.scenario.n() <= kAutomaticCheckLimit &&
                                           checksEveryPropertyOnEdit(state.scenario));
-    const std::size_t automatic = everyCheck ? checks.size() : state.scenario.checks.size();
+    const std::size_t automatic = everyCheck ? specs.size() : state.scenario.checks.size();
     QStringList names, deferred;
-    for (std::size_t i = 0; i < checks.size(); ++i)
-        (i < automatic ? names : deferred) << QString::fromStdString(checks[i].name);
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        (i < automatic ? names : deferred) << QString::fromStdString(specs[i].name);
     names << deferred;
     post(generation, [this, names, deferred] { emit checksStarted(names, deferred); });
     // Two checks at a time where they compute on the CPU, each still spreading its forwards over
@@ -223,11 +255,12 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
     // the parts of one that run on one thread (its reference forward, its report, a sweep's
     // last forwards) leave a core idle, which the other's work then fills. A device is driven
     // from one thread: there the checks go one by one. The reports do not depend on it, only the
-    // order in which they arrive.
+    // order in which they arrive. A check whose parameters changed is rerun's, not the pass's.
     std::atomic<std::size_t> next = 0; // the first check not yet taken
+    std::atomic<bool> wasCancelled = false;
     const auto runChecksInTurn = [&] {
         for (std::size_t i = next++; i < automatic && !wasCancelled; i = next++)
-            runCheck(i);
+            if (runCheck(checks, i, specs[i], 0, 0)) wasCancelled = true;
     };
     {
         std::optional<std::jthread> beside; // joined before the locals it uses are gone
@@ -238,7 +271,7 @@ void ComputeService::run(quint64 generation, const std::shared_ptr<const Explore
             }
         runChecksInTurn();
     }
-    finished();
+    jobDone(checks, wasCancelled);
 }
 
 } // namespace attnlab::ui

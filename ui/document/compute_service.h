@@ -2,8 +2,10 @@
 // Recomputation off the GUI thread. Every request supersedes the previous one: queued stale work is
 // skipped, a running check is cancelled, and results of a superseded request are dropped, so the
 // newest edit always wins and the window never waits. Views come first, then the layer x head
-// overview, then one verdict at a time. The views draw the state's transformation, or a
-// comparison chosen instead (a selected property's, core/explore/property_comparison.h).
+// overview, then one verdict at a time. New parameters for one property run that property alone
+// again, beside the request's other checks, which keep running or keep their verdicts. The views
+// draw the state's transformation, or a comparison chosen instead (a selected property's,
+// core/explore/property_comparison.h).
 #pragma once
 
 #include "core/checks/property_check.h"
@@ -43,7 +45,10 @@ public:
     std::vector<CheckSpec> checks() const;
     /// The parameters set in the window for `property` (a JSON object; absent keys are "auto").
     nlohmann::json chosenParameters(const QString& property) const;
-    /// Sets them and runs that property again (alone, or everything when checks are running).
+    /// Forgets every parameter set in the window (a new scenario starts on the defaults).
+    void clearChosenParameters() { chosen_.clear(); }
+    /// Sets them and runs that property alone again: its verdict under way, if any, is dropped;
+    /// the other checks keep running, and keep the verdicts they gave.
     void setChosenParameters(const QString& property, const nlohmann::json& params);
     /// Tests: each check waits `ms` before it starts (cancellable), so that checks are seen
     /// running.
@@ -56,7 +61,8 @@ public:
     /// Runs every property of the panel for the current state, whatever its size (without
     /// computing its views again when they were delivered: the progress shows at once).
     void runAllChecks();
-    bool isBusy() const { return busy_; }
+    /// Whether a request's views and verdicts, or a comparison's views, are still coming.
+    bool isBusy() const { return busy_ || redraws_ > 0; }
     /// Blocks until the worker is idle (tests and shutdown).
     void waitForDone();
 
@@ -79,14 +85,36 @@ signals:
     void idle();
 
 private:
-    /// `only`: the index of the one check to run again, without views; -1: the checks, after the
-    /// views unless `views` is false (they are on screen already).
-    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, int only = -1,
-                  bool views = true);
-    void run(quint64 generation, const std::shared_ptr<const ExplorerState>& shared,
-             const std::vector<CheckSpec>& checks, bool allChecks, int only, bool drawViews,
-             const std::shared_ptr<std::atomic<bool>>& cancelled, const Comparison& comparison,
-             quint64 viewsGeneration);
+    /// One request's checks, shared by its pass over them and the runs of one check again: how
+    /// often they were cancelled (a job stops when it differs from the count it started on), the
+    /// models they share and, per check, the version of its parameters (0: those the pass runs
+    /// with; each change adds one, and only that version's verdict counts).
+    struct Checks {
+        Checks(quint64 generation, std::shared_ptr<const ExplorerState> state, std::size_t count);
+        quint64 generation;
+        std::shared_ptr<const ExplorerState> state;
+        std::atomic<unsigned> cancels = 0;
+        std::shared_ptr<ModelCache> models; // one model for all: a checkpoint is read once
+        std::unique_ptr<std::atomic<unsigned>[]> versions;
+        std::size_t count;
+    };
+
+    /// The checks after the views unless `views` is false (they are on screen already).
+    void schedule(std::shared_ptr<const ExplorerState> state, bool allChecks, bool views = true);
+    void run(const std::shared_ptr<Checks>& checks, const std::vector<CheckSpec>& specs,
+             bool allChecks, bool drawViews, const Comparison& comparison, quint64 viewsGeneration);
+    /// Runs check `index` again with `spec`, its parameters' newest version, beside the pass.
+    void rerun(std::size_t index, const CheckSpec& spec);
+    /// Runs check `index` as `spec` says and delivers its verdict unless a newer version of its
+    /// parameters superseded `version`. Returns whether it was cancelled (after `cancels`
+    /// cancels) or the request superseded.
+    bool runCheck(const Checks& checks, std::size_t index, const CheckSpec& spec, unsigned version,
+                  unsigned cancels);
+    /// A pass or a rerun of `checks` has ended; the last one ending finishes the request.
+    void jobDone(const Checks& checks, bool cancelled);
+    /// Runs `deliver` on the GUI thread if check `index`'s parameters are still at `version`.
+    template <class F>
+    void postCheck(const Checks& checks, std::size_t index, unsigned version, F&& deliver);
     /// The views of `state`: `comparison`'s when there is one, else its transformation's; `drawn`
     /// says which.
     static SideBySide views(const std::shared_ptr<const ExplorerState>& state,
@@ -100,11 +128,15 @@ private:
 
     QThreadPool pool_;
     QThreadPool viewsPool_; // a new comparison's views, beside the checks of pool_
+    QThreadPool rerunPool_; // one check run again with new parameters, beside pool_'s
     std::atomic<quint64> generation_{0};
     std::atomic<quint64> viewsGeneration_{0}; // advanced by each new comparison
     Comparison comparison_;
-    std::shared_ptr<std::atomic<bool>> cancelled_;
+    std::shared_ptr<Checks> checks_; // the newest request's
+    int jobs_ = 0;                   // its pass and reruns under way
+    bool jobsCancelled_ = false;     // whether one of them was cancelled
     bool busy_ = false;
+    int redraws_ = 0;      // comparisons' views being computed (setComparison with redraw)
     bool lastAll_ = false; // the newest request ran every check ("Run all")
     ChosenParameters chosen_;
     std::weak_ptr<const ExplorerState> shown_; // the state whose views were delivered

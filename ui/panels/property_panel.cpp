@@ -136,8 +136,10 @@ PropertyPanel::PropertyPanel(QWidget* parent)
             [this](const QUrl& url) { emit helpRequested(docTarget(url)); });
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
-    progressRow->addWidget(cancel_);
+    // Cancel last: where it was clicked, a disabled Cancel stays after the run ends, not the Run
+    // all that appears (a second click there would start every check again).
     progressRow->addWidget(runAll_);
+    progressRow->addWidget(cancel_);
     runAll_->setToolTip("Run every property: those large inputs do not run on every edit, and "
                         "those a cancel stopped");
     runAll_->hide();
