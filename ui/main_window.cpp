@@ -30,6 +30,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QDataStream>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -42,6 +43,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
@@ -49,6 +51,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <numeric>
 
 namespace attnlab::ui {
 
@@ -98,12 +101,21 @@ MainWindow::MainWindow(QWidget* parent)
     transform_ = new TransformEditor(document_);
     QTabWidget* inputs = inputs_;
     inputs->setObjectName("inputs");
-    // Each editor scrolls when the panel is narrower than it; all but the model's fit the panel of
-    // a 1280 px screen.
+    // Each editor scrolls down when the panel is shorter than it; all fit the panel's width at
+    // 1280 px. The titles are short enough to fit it side by side: with a larger font they are
+    // elided, never hidden behind scroll arrows.
+    inputs->setUsesScrollButtons(false);
+    inputs->setElideMode(Qt::ElideRight);
     inputs->addTab(scrolled(tokens_), "Tokens");
     inputs->addTab(scrolled(model_), "Model");
-    inputs->addTab(scrolled(model_->maskEditor()), "Mask (layer 0)");
+    inputs->addTab(scrolled(model_->maskEditor()), QString());
     inputs->addTab(scrolled(transform_), "Transform");
+    const auto nameMaskTab = [inputs](int layer) {
+        inputs->setTabText(2, QString("Mask L%1").arg(layer));
+        inputs->setTabToolTip(
+            2, QString("The mask of layer %1, the layer the Model tab edits").arg(layer));
+    };
+    nameMaskTab(0);
 
     notes_->setObjectName("scenarioNotes");
     notes_->setOpenLinks(false); // references to docs/ open the help window
@@ -245,8 +257,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (inputs->widget(tab)->isAncestorOf(transform_)) comparison_->followTransform();
     });
     connect(model_, &ModelEditor::layerSelected, views_, &ViewsPanel::setLayer);
-    connect(model_, &ModelEditor::layerSelected, inputs,
-            [inputs](int layer) { inputs->setTabText(2, QString("Mask (layer %1)").arg(layer)); });
+    connect(model_, &ModelEditor::layerSelected, inputs, nameMaskTab);
     connect(views_, &ViewsPanel::layerChanged, model_, &ModelEditor::setCurrentLayer);
     // After the connections above: its reaction to an edit comes after the error line is hidden.
     probe_ = new ProbeMode(this);
@@ -255,15 +266,38 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     statusBar()->showMessage("Ready");
     QSettings settings;
-    // At most the screen: a window larger than a small screen hides its own edges.
-    resize(QSize(1600, 950).boundedTo(screen()->availableGeometry().size()));
-    // The verdicts' four columns need about 420 px; the editors get up to 430 while the views
-    // keep 700 (at 1280 px the editors scroll).
-    const int editors = std::clamp(width() - 1140, 280, 430);
-    splitter->setSizes({editors, width() - editors - 440, 420});
-    restoreGeometry(settings.value("window/geometry").toByteArray());
+    // At most the screen, frame included: a window larger than a small screen hides its own
+    // edges. Before it is shown its frame is not known: a title bar of the style's height and
+    // borders of 4 px are assumed.
+    const QRect room = screen()->availableGeometry();
+    constexpr int border = 4;
+    const QSize most =
+        room.size() - QSize(2 * border, style()->pixelMetric(QStyle::PM_TitleBarHeight) + border);
+    resize(QSize(1600, 950).boundedTo(most));
+    // A window saved on a larger screen comes back whole on this one.
+    if (restoreGeometry(settings.value("window/geometry").toByteArray())) {
+        resize(size().boundedTo(most));
+        move(std::max(room.left(), std::min(x(), room.left() + most.width() - width())),
+             std::max(room.top(), std::min(y(), room.top() + most.height() - height())));
+    }
     restoreState(settings.value("window/state").toByteArray());
-    splitter->restoreState(settings.value("window/splitter").toByteArray());
+    // At 1280 px the views need 580: the editors get 300 (their tabs' titles fit), the verdicts
+    // 380 (their four columns do). Wider, the editors grow to 430 and the verdicts to 420 at 1600,
+    // the views take the rest.
+    const int editors = std::clamp(300 + (width() - 1280) * 2 / 5, 300, 430);
+    const int verdictsWidth = std::clamp(380 + (width() - 1280) / 8, 380, 420);
+    splitter->setSizes({editors, width() - editors - verdictsWidth - 20, verdictsWidth});
+    // Panels saved for a wider window keep these widths: restored, they would shrink in
+    // proportion, the verdicts' columns cut. (QSplitter::saveState: a marker, a version, then
+    // the panels' widths.)
+    const QByteArray panels = settings.value("window/splitter").toByteArray();
+    QDataStream stream(panels);
+    stream.setVersion(QDataStream::Qt_5_0);
+    qint32 marker = 0, version = 0;
+    QList<int> saved;
+    stream >> marker >> version >> saved;
+    if (std::accumulate(saved.begin(), saved.end(), 0) <= width() - 8) // the margins: 2 x 4
+        splitter->restoreState(panels);
     document_->reset(document_->scenario(), QString());
     if (!autosave_->hasRecovery()) autosave_->start();
 }

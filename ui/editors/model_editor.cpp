@@ -7,6 +7,7 @@
 #include "ui/document/scenario_document.h"
 #include "ui/editors/enum_combo.h"
 #include "ui/editors/matrix_dialog.h"
+#include "ui/editors/narrow_inputs.h"
 #include "ui/mask/mask_editor.h"
 
 #include <QCheckBox>
@@ -85,7 +86,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
       heads_(spin(1, 256)), residual_(new QCheckBox("residual X + f(X)")), mixer_(new QComboBox),
       scale_(nullptr), tile_(spin(0, 1 << 20, "off")), decay_(nullptr),
       bidirectional_(new QCheckBox("bidirectional")), chunk_(spin(0, 1 << 20, "off")),
-      mask_(new MaskEditor) {
+      global_(new QFormLayout), mask_(new MaskEditor) {
     precision_->setObjectName("precision");
     positional_->setObjectName("positional");
     mixer_->setObjectName("mixer");
@@ -135,57 +136,45 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
         l.mixer.a = parseRational(t.toStdString());
     });
 
-    auto* global = new QFormLayout;
-    auto* computeRow = new QHBoxLayout;
-    computeRow->addWidget(precision_, 1);
-    computeRow->addWidget(new QLabel("backend"));
-    computeRow->addWidget(backend_, 1);
-    global->addRow("Precision", computeRow);
-    auto* pos = new QHBoxLayout;
-    pos->addWidget(positional_, 1);
-    pos->addWidget(new QLabel("offset"));
-    pos->addWidget(offset_);
-    global->addRow("Positions", pos);
-    auto* posParams = new QHBoxLayout;
-    posParams->addWidget(new QLabel("RoPE base"));
-    posParams->addWidget(ropeBase_);
-    posParams->addWidget(alibiCausal_);
-    global->addRow("", posParams);
+    scale_->setObjectName("mixerScale");
+    // Each row where it fits, else its field under its label: the editors' panel is 280 px wide
+    // at 1280 x 720 and 430 px at 1600. Rows a choice does not use are hidden (refresh).
+    global_->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    global_->addRow("Precision", precision_);
+    global_->addRow("Backend", backend_);
+    global_->addRow("Positions", positional_);
+    global_->addRow("Offset", offset_);
+    global_->addRow("RoPE base", ropeBase_);
+    global_->addRow("ALiBi", alibiCausal_);
     auto* layers = new QHBoxLayout;
     layers->addWidget(layerCount_);
     layers->addWidget(new QLabel("editing"));
     layers->addWidget(layer_, 1);
-    global->addRow("Layers", layers);
+    global_->addRow("Layers", layers);
 
     auto* layerBox = new QGroupBox("Layer");
-    auto* form = new QFormLayout(layerBox);
+    layerForm_ = new QFormLayout(layerBox);
+    layerForm_->setRowWrapPolicy(QFormLayout::WrapLongRows);
     auto* headRow = new QHBoxLayout;
     headRow->addWidget(heads_);
-    headRow->addWidget(residual_);
-    form->addRow("Heads", headRow);
-    auto* mixRow = new QHBoxLayout;
-    mixRow->addWidget(mixer_);
-    mixRow->addWidget(new QLabel("scale"));
-    mixRow->addWidget(scale_);
-    form->addRow("Mixer", mixRow);
-    auto* tiling = new QHBoxLayout;
-    tiling->addWidget(new QLabel("tile"));
-    tiling->addWidget(tile_);
-    tiling->addStretch();
-    form->addRow("", tiling);
-    auto* scan = new QHBoxLayout; // ssm only
-    scan->addWidget(new QLabel("a"));
-    scan->addWidget(decay_);
-    scan->addWidget(new QLabel("chunk"));
-    scan->addWidget(chunk_);
-    scan->addWidget(bidirectional_);
-    form->addRow("SSM", scan);
-    for (int i = 0; i < 5; ++i)
-        form->addRow(kWeightNames[i], weightRow(i));
+    headRow->addWidget(residual_, 1);
+    layerForm_->addRow("Heads", headRow);
+    layerForm_->addRow("Mixer", mixer_);
+    layerForm_->addRow("Scale", scale_);
+    layerForm_->addRow("Tile", tile_);
+    layerForm_->addRow("Decay a", decay_); // ssm only, as the two rows below
+    layerForm_->addRow("Chunk", chunk_);
+    layerForm_->addRow("", bidirectional_);
+    for (int i = 0; i < 4; ++i)
+        layerForm_->addRow(kWeightNames[i], weightRow(i));
+    // Its name in short: the fields fit beside the labels in a narrow panel.
+    auto* ffnLabel = new QLabel("W (relu)");
+    ffnLabel->setToolTip(kWeightNames[4]);
+    layerForm_->addRow(ffnLabel, weightRow(4));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(global);
+    layout->addLayout(global_);
     layout->addWidget(layerBox);
     layout->addStretch();
 
@@ -236,10 +225,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
             },
             "layer count");
     });
-    connect(layer_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        refresh();
-        emit layerSelected(i);
-    });
+    connect(layer_, &QComboBox::currentIndexChanged, this, &ModelEditor::refresh);
     connect(heads_, &QSpinBox::valueChanged, this, [this](int h) {
         editLayer(
             QString("%1 heads").arg(h), [h](LayerSpec& l) { l.heads = h; }, "heads");
@@ -272,7 +258,6 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
 QLineEdit* ModelEditor::rationalField(const QString& what, bool optional,
                                       const std::function<void(LayerSpec&, const QString&)>& set) {
     auto* field = new QLineEdit;
-    field->setMaximumWidth(90);
     connect(field, &QLineEdit::editingFinished, this, [this, field, what, optional, set] {
         const QString text = field->text().trimmed();
         try {
@@ -288,9 +273,11 @@ QLineEdit* ModelEditor::rationalField(const QString& what, bool optional,
 }
 
 QWidget* ModelEditor::weightRow(int index) {
+    // The kind and "Edit…" on one line, a random matrix's seed and scale on a line under them.
     auto* row = new QWidget;
-    auto* h = new QHBoxLayout(row);
-    h->setContentsMargins(0, 0, 0, 0);
+    auto* lines = new QVBoxLayout(row);
+    lines->setContentsMargins(0, 0, 0, 0);
+    lines->setSpacing(2);
     WeightControls& c = weights_[index];
     c.kind = new QComboBox;
     for (const auto& [name, kind] :
@@ -298,19 +285,25 @@ QWidget* ModelEditor::weightRow(int index) {
           std::pair{"random", WeightKind::Random}, std::pair{"values", WeightKind::Values}})
         addEnumItem(c.kind, name, kind);
     if (index < 3) itemOf(c.kind, WeightKind::Absent)->setEnabled(false);
-    c.seed = spin(0, 1 << 30);
-    c.seed->setPrefix("seed ");
-    c.scale = new QLineEdit;
-    c.scale->setPlaceholderText("scale 1");
-    c.scale->setMaximumWidth(60);
-    c.seed->setMaximumWidth(95);
     auto* edit = new QToolButton;
     edit->setText("Edit…");
     edit->setToolTip("Edit the numbers of this matrix cell by cell");
-    h->addWidget(c.kind);
-    h->addWidget(c.seed);
-    h->addWidget(c.scale);
-    h->addWidget(edit);
+    auto* kindLine = new QHBoxLayout;
+    kindLine->addWidget(c.kind, 1);
+    kindLine->addWidget(edit);
+    lines->addLayout(kindLine);
+    c.seed = spin(0, 1 << 30);
+    c.seed->setPrefix("seed ");
+    narrowTo(c.seed, 5);
+    c.scale = new QLineEdit;
+    c.scale->setPlaceholderText("scale 1");
+    c.scale->setMinimumWidth(c.scale->fontMetrics().horizontalAdvance("scale 1") + 16);
+    c.random = new QWidget;
+    auto* randomLine = new QHBoxLayout(c.random);
+    randomLine->setContentsMargins(0, 0, 0, 0);
+    randomLine->addWidget(c.seed, 1);
+    randomLine->addWidget(c.scale, 1);
+    lines->addWidget(c.random);
     connect(edit, &QToolButton::clicked, this, [this, index] { editWeight(index); });
     const QString name = kWeightNames[index];
     // Rebuilds the matrix from the controls: random takes seed and scale, values stay as given.
@@ -415,9 +408,9 @@ void ModelEditor::refresh() {
     selectEnum(positional_, p.kind);
     offset_->setValue(int(p.offset));
     ropeBase_->setText(p.base == kDefaultRopeBase ? QString() : QString::number(p.base, 'g', 17));
-    ropeBase_->setEnabled(p.kind == PositionalSpec::Kind::Rope);
+    global_->setRowVisible(ropeBase_, p.kind == PositionalSpec::Kind::Rope);
     alibiCausal_->setChecked(p.causal);
-    alibiCausal_->setEnabled(p.kind == PositionalSpec::Kind::Alibi);
+    global_->setRowVisible(alibiCausal_, p.kind == PositionalSpec::Kind::Alibi);
 
     const int layers = int(s.model.layers.size());
     layerCount_->setValue(layers);
@@ -438,8 +431,8 @@ void ModelEditor::refresh() {
     const bool ssm = l.mixer.kind == MixerSpec::Kind::Ssm;
     decay_->setText(QString::fromStdString(rationalText(l.mixer.a)));
     for (QWidget* w : std::initializer_list<QWidget*>{decay_, bidirectional_, chunk_})
-        w->setEnabled(ssm);
-    scale_->setEnabled(!ssm);
+        layerForm_->setRowVisible(w, ssm);
+    layerForm_->setRowVisible(scale_, !ssm);
     bidirectional_->setChecked(l.mixer.bidirectional);
     chunk_->setValue(l.mixer.chunk);
     for (int i = 0; i < 5; ++i) {
@@ -451,8 +444,7 @@ void ModelEditor::refresh() {
                                                                         : WeightKind::Values;
         selectEnum(c.kind, kind);
         itemOf(c.kind, WeightKind::Values)->setEnabled(kind == WeightKind::Values);
-        c.seed->setEnabled(kind == WeightKind::Random);
-        c.scale->setEnabled(kind == WeightKind::Random);
+        c.random->setVisible(kind == WeightKind::Random);
         if (kind == WeightKind::Random) {
             c.seed->setValue(int(m->seed));
             c.scale->setText(m->scale == 1 ? QString()
@@ -471,6 +463,10 @@ void ModelEditor::refresh() {
     }
     blockers.clear();
     mask_->setMask(l.mask, s.n());
+    if (current != announcedLayer_) { // chosen here, or moved by a scenario of fewer layers
+        announcedLayer_ = current;
+        emit layerSelected(current);
+    }
 }
 
 } // namespace attnlab::ui

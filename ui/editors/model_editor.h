@@ -38,7 +38,8 @@ public:
     class MatrixDialog* editWeight(int index);
 
 signals:
-    /// The layer being edited changed (the views follow it).
+    /// The layer being edited changed: chosen, or moved by a scenario with fewer layers (the
+    /// views and the mask tab's title follow it).
     void layerSelected(int layer);
 
 private:
@@ -76,9 +77,13 @@ private:
         QComboBox* kind;
         QSpinBox* seed;
         QLineEdit* scale;
+        QWidget* random; // the seed and scale, shown for a random matrix
     };
     WeightControls weights_[5];
+    QFormLayout* global_;    // precision, positions, layers
+    QFormLayout* layerForm_; // the selected layer's
     MaskEditor* mask_;
+    int announcedLayer_ = 0; // the layer layerSelected last named
 };
 
 } // namespace attnlab::ui

@@ -34,15 +34,27 @@ CellGridView::CellGridView(QWidget* parent) : QWidget(parent) {
 
 void CellGridView::setCells(int n, std::vector<unsigned char> categories) {
     Q_ASSERT(categories.size() == std::size_t(std::max(n, 0)) * std::max(n, 0));
+    const bool resized = std::max(n, 0) != n_;
     n_ = std::max(n, 0);
     cats_ = std::move(categories);
+    if (resized) updateGeometry(); // the query axis's labels may widen: heightForWidth
     update();
 }
 
-CellGridView::Geometry CellGridView::geometry() const {
+QPoint CellGridView::gridOrigin() const {
     const QFontMetrics fm = fontMetrics();
     const int labelWidth = fm.horizontalAdvance(QString::number(std::max(n_ - 1, 0)));
-    const int left = fm.height() + labelWidth + 2 * kPad, top = 2 * fm.height() + kPad;
+    return {fm.height() + labelWidth + 2 * kPad, 2 * fm.height() + kPad};
+}
+
+int CellGridView::heightForWidth(int width) const {
+    const QPoint origin = gridOrigin();
+    return std::max(width - origin.x() + origin.y(), minimumSizeHint().height());
+}
+
+CellGridView::Geometry CellGridView::geometry() const {
+    const QPoint origin = gridOrigin();
+    const int left = origin.x(), top = origin.y();
     const int avail = std::min(width() - left - kPad, height() - top - kPad);
     Geometry g;
     if (n_ < 1 || avail < 1) return g;

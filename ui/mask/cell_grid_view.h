@@ -24,6 +24,9 @@ public:
     QRectF cellRect(int s, int t) const;
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {160, 160}; }
+    /// The height that lets the grid fill `width`; a layout asks for it where the size policy
+    /// says so (QSizePolicy::setHeightForWidth).
+    int heightForWidth(int width) const override;
 
 protected:
     /// The fill of a category when cells are drawn one by one (patterns allowed).
@@ -44,6 +47,8 @@ private:
         double cell = 0; // edge of one cell in pixels (may be < 1 for large n)
     };
     Geometry geometry() const;
+    /// Where the grid may start: right of the query axis, under the key axis.
+    QPoint gridOrigin() const;
     void paintCells(QPainter& painter, const Geometry& g) const;
     void paintImage(QPainter& painter, const Geometry& g) const;
     void paintAxes(QPainter& painter, const Geometry& g) const;

@@ -11,10 +11,11 @@
 namespace attnlab::ui {
 
 MaskCombinePanel::MaskCombinePanel(QWidget* parent)
-    : QGroupBox(tr("Combine with a second mask"), parent), operand_(new MaskKindForm(this)) {
+    : QWidget(parent), operand_(new MaskKindForm(this)) {
     operand_->setObjectName("operand");
     operand_->setSpec(MaskSpec::window(1));
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(operand_);
     auto* buttons = new QHBoxLayout;
     auto addButton = [&](const char* name, const QString& text, const QString& tip) {

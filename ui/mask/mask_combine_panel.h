@@ -5,13 +5,13 @@
 
 #include "core/spec/mask.h"
 
-#include <QGroupBox>
+#include <QWidget>
 
 namespace attnlab::ui {
 
 class MaskKindForm;
 
-class MaskCombinePanel : public QGroupBox {
+class MaskCombinePanel : public QWidget {
     Q_OBJECT
 public:
     explicit MaskCombinePanel(QWidget* parent = nullptr);

@@ -11,8 +11,11 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -48,7 +51,10 @@ MaskDiffDialog::MaskDiffDialog(QWidget* parent)
     form_->addRow(tr("Compare"), preset_);
     form_->addRow(tr("r = W ="), parameter_);
     form_->addRow(tr("B ="), other_);
-    auto* layout = new QVBoxLayout(this);
+    // The comparison scrolls where the screen is shorter than it; the buttons stay in view.
+    auto* comparison = new QWidget(this);
+    auto* layout = new QVBoxLayout(comparison);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form_);
     for (QLabel* label : {labelA_, labelB_, note_, counts_}) {
         label->setWordWrap(true);
@@ -61,18 +67,28 @@ MaskDiffDialog::MaskDiffDialog(QWidget* parent)
     layout->addWidget(view_, 1);
     layout->addWidget(counts_);
     layout->addWidget(note_);
+    auto* area = new QScrollArea(this);
+    area->setWidget(comparison);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     useB_->setObjectName("useB");
     useB_->setToolTip(tr("Replace the layer's mask by B, e.g. the other library's convention"));
     buttons->addButton(useB_, QDialogButtonBox::ActionRole);
     connect(useB_, &QPushButton::clicked, this, [this] { emit useMask(b_); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    layout->addWidget(buttons);
+    auto* dialogLayout = new QVBoxLayout(this);
+    dialogLayout->addWidget(area, 1);
+    dialogLayout->addWidget(buttons);
 
     connect(preset_, &QComboBox::currentIndexChanged, this, &MaskDiffDialog::refresh);
     connect(parameter_, &QSpinBox::valueChanged, this, &MaskDiffDialog::refresh);
     connect(other_, &MaskKindForm::specEdited, this, &MaskDiffDialog::refresh);
-    resize(480, 720);
+    // 720 px tall where the screen has the room; on a smaller one (a 1280 x 720 projector) at
+    // most 85 % of its height, which leaves room for the title bar.
+    const QScreen* screen = parent ? parent->screen() : QGuiApplication::primaryScreen();
+    const QRect room = screen->availableGeometry();
+    resize(std::min(480, room.width()), std::min(720, room.height() * 85 / 100));
     refresh();
 }
 

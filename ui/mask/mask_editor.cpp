@@ -13,10 +13,10 @@
 #include "ui/mask/mask_palette.h"
 
 #include <QFileDialog>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace attnlab::ui {
@@ -31,12 +31,32 @@ std::filesystem::path absolutePath(const QString& path) {
     return std::filesystem::absolute(std::filesystem::path(path.toStdString())).lexically_normal();
 }
 
+QFont bold(QFont font) {
+    font.setBold(true);
+    return font;
+}
+
 QLabel* heading(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
-    QFont font = label->font();
-    font.setBold(true);
-    label->setFont(font);
+    label->setFont(bold(label->font()));
     return label;
+}
+
+/// A heading that shows or hides `body`, hidden at first; its arrow says which.
+QToolButton* collapsibleHeading(const QString& text, QWidget* body, QWidget* parent) {
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setFont(bold(button->font()));
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setAutoRaise(true);
+    button->setCheckable(true);
+    button->setArrowType(Qt::RightArrow);
+    body->hide();
+    QObject::connect(button, &QToolButton::toggled, body, [button, body](bool open) {
+        button->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        body->setVisible(open);
+    });
+    return button;
 }
 } // namespace
 
@@ -68,37 +88,32 @@ MaskEditor::MaskEditor(QWidget* parent)
     auto* exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setObjectName("exportMask");
     exportButton->setToolTip(tr("The mask's cells to a .npy file of bools"));
-    auto* files = new QHBoxLayout;
-    files->addWidget(importButton);
-    files->addWidget(exportButton);
+    // The diff and the files on one line.
+    auto* tools = new QHBoxLayout;
+    for (QPushButton* button : {compare, importButton, exportButton})
+        tools->addWidget(button);
+    auto* tilesHeading = collapsibleHeading(tr("Tiles"), blocks_, this);
+    tilesHeading->setObjectName("tilesHeading");
+    auto* combineHeading = collapsibleHeading(tr("Combine with a second mask"), combine_, this);
+    combineHeading->setObjectName("combineHeading");
 
-    auto* kindBox = new QGroupBox(tr("Mask"), this);
-    auto* kindLayout = new QVBoxLayout(kindBox);
-    kindLayout->addWidget(form_);
-    kindLayout->addWidget(description_);
-    kindLayout->addWidget(error_);
-    auto* left = new QVBoxLayout;
-    left->addWidget(kindBox);
-    left->addWidget(combine_);
-    left->addWidget(compare);
-    left->addLayout(files);
-
-    auto* cells = new QVBoxLayout;
-    cells->addWidget(heading(tr("Cells (click or drag to paint)"), this));
-    cells->addWidget(paint_, 1);
-    cells->addWidget(warning_);
-    auto* tiles = new QVBoxLayout;
-    tiles->addWidget(heading(tr("Tiles"), this));
-    tiles->addWidget(blocks_, 1);
-
-    // One column, as narrow as its widest form: kind and combination, the tiles, and the paint
-    // view below taking the height that is left. (The tiles beside the forms made the editor
-    // wider than the explorer's input column: clipped, with a horizontal scroll bar.)
+    // One column, as narrow as its widest form: the kind, then the cells as large as the
+    // column's width makes them, then the tools, the tiles and the combination, the last two
+    // folded: the whole grid of a few tokens shows at 1280 x 720 without scrolling.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addLayout(left);
-    layout->addLayout(tiles);
-    layout->addLayout(cells, 1);
+    layout->addWidget(form_);
+    layout->addWidget(description_);
+    layout->addWidget(error_);
+    layout->addWidget(heading(tr("Cells (click or drag to paint)"), this));
+    layout->addWidget(paint_);
+    layout->addWidget(warning_);
+    layout->addLayout(tools);
+    layout->addWidget(tilesHeading);
+    layout->addWidget(blocks_);
+    layout->addWidget(combineHeading);
+    layout->addWidget(combine_);
+    layout->addStretch();
 
     connect(form_, &MaskKindForm::specEdited, this, &MaskEditor::onKindEdited);
     connect(paint_, &MaskPaintView::cellsPainted, this, &MaskEditor::onCellsPainted);

@@ -14,6 +14,10 @@ namespace attnlab::ui {
 MaskPaintView::MaskPaintView(QWidget* parent) : CellGridView(parent) {
     setMouseTracking(false);
     setCursor(Qt::CrossCursor);
+    // As tall as the column's width makes the grid (the editor's column scrolls, if need be).
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
 }
 
 void MaskPaintView::setMask(const BoolMatrix& cells) {
