@@ -137,7 +137,7 @@ ModelEditor::ModelEditor(ScenarioDocument* document, QWidget* parent)
     });
 
     scale_->setObjectName("mixerScale");
-    // Each row where it fits, else its field under its label: the editors' panel is 280 px wide
+    // Each row where it fits, else its field under its label: the editors' panel is 300 px wide
     // at 1280 x 720 and 430 px at 1600. Rows a choice does not use are hidden (refresh).
     global_->setRowWrapPolicy(QFormLayout::WrapLongRows);
     global_->addRow("Precision", precision_);

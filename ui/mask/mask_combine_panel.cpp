@@ -22,7 +22,7 @@ MaskCombinePanel::MaskCombinePanel(QWidget* parent)
         auto* button = new QPushButton(text, this);
         button->setObjectName(name);
         button->setToolTip(tip);
-        // Narrower than a push button's usual 80 px where the panel is (280 px at 1280 x 720).
+        // Narrower than a push button's usual 80 px where the panel is (300 px at 1280 x 720).
         button->setMinimumWidth(button->fontMetrics().horizontalAdvance(text) + 24);
         buttons->addWidget(button);
         return button;
