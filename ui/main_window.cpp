@@ -150,7 +150,17 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName("AttnLabMainWindow");
     splitter->setObjectName("mainSplitter");
 
+    // A new scenario starts on its own: no property selected, every parameter at its default.
+    connect(document_, &ScenarioDocument::replaced, this, [this] {
+        compute_->clearChosenParameters();
+        if (!probe_ || !probe_->isOn()) properties_->forgetSelection();
+    });
     connect(document_, &ScenarioDocument::changed, this, [this] {
+        // What is drawn of the previous input says so until the new input's results arrive
+        // (a probe's verdicts and dependency map follow the probe: probe_mode.h).
+        const bool probing = probe_ && probe_->isOn();
+        views_->markStale(!probing);
+        if (!probing) properties_->markStale();
         error_->hide();
         const QString notes =
             QString("<h3>%1</h3><p>%2</p>")
@@ -168,10 +178,12 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(document_, &ScenarioDocument::refused, this, &MainWindow::showError);
     connect(document_, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
-    connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(compute_, &ComputeService::viewsReady, views_, &ViewsPanel::setViews);
     connect(compute_, &ComputeService::overviewReady, views_, &ViewsPanel::setOverview);
-    connect(compute_, &ComputeService::viewsFailed, this, &MainWindow::showError);
+    connect(compute_, &ComputeService::viewsFailed, this, [this](const QString& message) {
+        views_->clearViews(message);
+        showError(message);
+    });
     connect(import_, &ModelImport::started, this, [this](const QString& directory) {
         statusBar()->showMessage("Opening the model in " + directory + "…");
     });
@@ -219,7 +231,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(compute_, &ComputeService::checksFinished, this, [this](bool cancelled) {
         if (probe_->isOn()) return;
         properties_->finish(cancelled);
-        properties_->selectFirstFailure(); // a first look: why the first failing one fails
+        // No property of this input measured the dependency page: the previous input's map goes.
+        if (views_->dependencyStale()) views_->setDependencyReport(nullptr);
+        // A first look: why the first failing one fails, its comparison drawn (as a click does).
+        const QString first = properties_->selectFirstFailure();
+        if (!first.isEmpty()) comparison_->followProperty(first, properties_->report(first));
     });
     connect(properties_, &PropertyPanel::cancelRequested, this, &MainWindow::cancelRunning);
     connect(properties_, &PropertyPanel::runAllRequested, compute_, &ComputeService::runAllChecks);
@@ -393,6 +409,7 @@ bool MainWindow::saveTo(const QString& chosen) {
     const QString path =
         QString::fromStdString(attnlab::scenarioSavePath(chosen.toStdString()).string());
     if (!document_->saveAs(path)) return false;
+    updateTitle(); // saved: no longer modified
     addRecent(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage("Saved " + path, 4000);
     return true;

@@ -418,9 +418,12 @@ private slots:
             QVERIFY(w.document()->editScenario(next, "seed"));
         }
         QVERIFY(waitForIdle(w));
+        // The newest tokens' f(X), whichever comparison the views draw beside it (the first
+        // failing property's, once the checks have answered).
         const SideBySide fresh = compareSides(w.document()->scenario(), w.document()->transform());
-        QVERIFY(w.views()->current()->original.output.values == fresh.original.output.values);
-        QVERIFY(w.views()->current()->transformed.output.values == fresh.transformed.output.values);
+        const Eigen::MatrixXd& shown = w.views()->current()->original.output.values;
+        QCOMPARE(shown.rows(), fresh.original.output.values.rows());
+        QVERIFY(shown == fresh.original.output.values);
     }
 
     void exportsViewsAndVerdicts() {

@@ -4,9 +4,11 @@
 // verdicts identical to a fresh computation of the final scenario, while the event loop never
 // stalls for 100 ms or more.
 #include "core/checks/check_registry.h"
+#include "core/explore/property_comparison.h"
 #include "core/io/scenario_reader.h"
 #include "preset_verdicts.h"
 #include "ui/document/autosave.h"
+#include "ui/document/comparison_choice.h"
 #include "ui/document/scenario_document.h"
 #include "ui/editors/token_table_model.h"
 #include "ui/editors/tokens_editor.h"
@@ -159,7 +161,15 @@ private slots:
 #endif
 
         const ExplorerState& final = w.document()->state();
-        const SideBySide fresh = compareSides(final.scenario, final.transform);
+        // The comparison drawn: the transformation, or the property the window follows.
+        const QString followed = w.comparison()->property();
+        const SideBySide fresh =
+            followed.isEmpty()
+                ? compareSides(final.scenario, final.transform)
+                : compare(final.scenario,
+                          w.comparison()
+                              ->witnessMaps(followed, w.properties()->report(followed), false)
+                              .comparison);
         const SideBySide& shown = *w.views()->current();
         QVERIFY(shown.original.output.values == fresh.original.output.values);
         QVERIFY(shown.transformed.output.values == fresh.transformed.output.values);

@@ -10,6 +10,12 @@ namespace attnlab::ui {
 ComparisonChoice::ComparisonChoice(ScenarioDocument* document, ComputeService* compute,
                                    QObject* parent)
     : QObject(parent), document_(document), compute_(compute), transform_(document->transform()) {
+    // A new scenario starts on its own transformation: no property of the previous one is
+    // followed into it (its `changed` follows and applies that).
+    connect(document_, &ScenarioDocument::replaced, this, [this] {
+        property_.clear();
+        shrunk_ = false;
+    });
     connect(document_, &ScenarioDocument::changed, this, &ComparisonChoice::documentChanged);
     connect(compute_, &ComputeService::checkReady, this,
             [this](int, const PropertyReport& report) { reportReady(report); });

@@ -3,7 +3,8 @@
 // comparison of the property the user selected (core/explore/property_comparison.h: S beside
 // Sᵀ for logit symmetry, the shift for shift invariance, ...). A followed property stays followed
 // across edits of the scenario, its witness taken from its report once that arrives; editing
-// the transformation, or choosing the Transform tab, goes back to the transformation. A witness
+// the transformation, choosing the Transform tab, or a new scenario goes back to the
+// transformation. A witness
 // lies on the maps of its property's comparison (witnessMaps), drawn now or not.
 #pragma once
 

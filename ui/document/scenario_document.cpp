@@ -42,6 +42,7 @@ private:
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent) {
     state_ = std::make_shared<const ExplorerState>(
         ExplorerState{loadScenario(std::string("builtin:") + kDefaultPreset), {}});
+    saved_ = std::make_shared<const Scenario>(state_->scenario);
 }
 
 bool ScenarioDocument::edit(ExplorerState next, const QString& what, const QString& field) {
@@ -69,7 +70,8 @@ void ScenarioDocument::reset(const Scenario& scenario, const QString& filePath, 
         filePath_ = filePath;
         emit filePathChanged(filePath_);
     }
-    if (modified) undo_.resetClean(); // an autosave restored: not what is on disk
+    // An autosave restored is not what is on disk.
+    saved_ = modified ? nullptr : std::make_shared<const Scenario>(state_->scenario);
     emit replaced();
     emit changed();
 }
@@ -93,7 +95,7 @@ bool ScenarioDocument::saveAs(const QString& path) {
         emit refused(QString::fromStdString(e.what()));
         return false;
     }
-    undo_.setClean();
+    saved_ = std::make_shared<const Scenario>(state_->scenario);
     if (filePath_ != path) {
         filePath_ = path;
         emit filePathChanged(filePath_);

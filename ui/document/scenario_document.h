@@ -55,7 +55,9 @@ public:
     bool saveAs(const QString& path);
 
     QString filePath() const { return filePath_; }
-    bool isModified() const { return !undo_.isClean(); }
+    /// Whether the scenario differs from the one last opened or saved (a transformation is not
+    /// part of the file, so changing it alone modifies nothing); a restored autosave is.
+    bool isModified() const { return !saved_ || !(state_->scenario == *saved_); }
     QUndoStack* undoStack() { return &undo_; }
 
 signals:
@@ -74,6 +76,7 @@ private:
 
     std::shared_ptr<const ExplorerState> state_;
     QString filePath_;
+    std::shared_ptr<const Scenario> saved_; // as last opened or saved; null: never saved
     QUndoStack undo_;
 };
 

@@ -3,6 +3,7 @@
 #include "ui/panels/property_panel.h"
 
 #include "core/checks/check_registry.h"
+#include "core/checks/report_prose.h"
 #include "ui/document/compute_service.h"
 #include "ui/help/doc_links.h"
 #include "ui/help/property_guide.h"
@@ -10,11 +11,14 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -111,6 +115,37 @@ QString documentationLinks(const QString& name) {
     return links.isEmpty() ? QString() : "<p>" + links.join("<br>") + "</p>";
 }
 
+/// The details of property `name` without a report: what its verdict cell says (`state`), and why
+/// (`error`, for a check that failed to run).
+QString unreportedDetails(const QString& name, const QString& state, const QString& error) {
+    if (state == kComputing) return "<i>computing…</i>";
+    const QString why = state == "not run"
+                            ? "It sweeps every token, which inputs this large do not do on each "
+                              "edit: press Run all to run it."
+                        : state == "cancelled"
+                            ? "Its check was stopped before it finished: press Run all to run it."
+                            : error.toHtmlEscaped();
+    return QString("<h3>%1 — %2</h3><p>%3</p>")
+        .arg(name.toHtmlEscaped(), state.toHtmlEscaped(), why);
+}
+
+/// The details' links that show (or hide) the report's JSON and copy it.
+const QString kShowJsonLink = "attnlab:show-json";
+const QString kCopyJsonLink = "attnlab:copy-json";
+
+/// What was checked and the witness in words: two sentences and a table of the other values.
+QString proseHtml(const attnlab::ReportProse& prose, const QString& witnessTitle, bool witness) {
+    QString html;
+    if (!prose.checked.empty()) html += "<p><b>checked</b> " + htmlEscaped(prose.checked) + "</p>";
+    if (!witness) return html;
+    html += "<p><b>" + witnessTitle + "</b> " + htmlEscaped(prose.witness) + "</p>";
+    if (prose.table.empty()) return html;
+    html += "<table cellspacing=\"0\" cellpadding=\"2\">";
+    for (const auto& [label, value] : prose.table)
+        html += "<tr><td>" + htmlEscaped(label) + "</td><td>" + htmlEscaped(value) + "</td></tr>";
+    return html + "</table>";
+}
+
 } // namespace
 
 PropertyPanel::PropertyPanel(QWidget* parent)
@@ -132,8 +167,18 @@ PropertyPanel::PropertyPanel(QWidget* parent)
     tree_->setUniformRowHeights(true); // one line per property: no per-row height on each verdict
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     details_->setOpenLinks(false);
-    connect(details_, &QTextBrowser::anchorClicked, this,
-            [this](const QUrl& url) { emit helpRequested(docTarget(url)); });
+    connect(details_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.toString() == kShowJsonLink) {
+            showJson_ = !showJson_;
+            showSelected();
+        } else if (url.toString() == kCopyJsonLink) {
+            if (const PropertyReport* r = selectedReport())
+                QGuiApplication::clipboard()->setText(
+                    QString::fromStdString(attnlab::reportJson(*r).dump(2)));
+        } else {
+            emit helpRequested(docTarget(url));
+        }
+    });
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
     // Cancel last: where it was clicked, a disabled Cancel stays after the run ends, not the Run
@@ -172,6 +217,7 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
         item->setToolTip(Name, parametersToolTip(names[i]));
         item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
         item->setText(VerdictCol, deferred.contains(names[i]) ? "not run" : kComputing);
+        item->setToolTip(VerdictCol, QString());
         for (int c = Deviation; c < ColumnCount; ++c)
             item->setText(c, QString());
     }
@@ -187,6 +233,7 @@ void PropertyPanel::start(const QStringList& names, const QStringList& deferred)
                                    "at this size: press Run all.")
                                .arg(deferred.size()));
     if (!selected.isEmpty()) select(selected);
+    showSelected(); // the selected row's new state, not the previous run's report
     fitColumns(Fit::Widen);
 }
 
@@ -218,6 +265,7 @@ void PropertyPanel::setFailed(int index, const QString& message) {
     advanceProgress();
     fitColumns(Fit::Widen, index);
     status_->setText(item->text(Name) + ": " + message);
+    if (item->isSelected()) showSelected();
 }
 
 void PropertyPanel::setRunning(int index) {
@@ -262,13 +310,36 @@ void PropertyPanel::stopRun(const QString& verdict, const QString& why) {
     showSelected();
 }
 
-void PropertyPanel::selectFirstFailure() {
-    if (tree_->currentItem()) return;
+QString PropertyPanel::selectFirstFailure() {
+    if (tree_->currentItem()) return {};
     for (const auto& r : reports_)
         if (r && r->verdict == Verdict::Fails) {
-            select(QString::fromStdString(r->name));
-            return;
+            const QString name = QString::fromStdString(r->name);
+            select(name);
+            return name;
         }
+    return {};
+}
+
+void PropertyPanel::markStale() {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        reports_[std::size_t(i)].reset();
+        QTreeWidgetItem* item = tree_->topLevelItem(i);
+        item->setText(VerdictCol, kComputing);
+        item->setForeground(VerdictCol, palette().color(QPalette::PlaceholderText));
+        item->setToolTip(VerdictCol, QString());
+        for (int c = Deviation; c < ColumnCount; ++c)
+            item->setText(c, QString());
+    }
+    showSelected();
+}
+
+void PropertyPanel::forgetSelection() {
+    const QSignalBlocker block(shrink_);
+    shrink_->setChecked(false);
+    tree_->setCurrentItem(nullptr);
+    tree_->clearSelection();
+    showSelected();
 }
 
 void PropertyPanel::setModelParameters(bool shown) {
@@ -361,6 +432,7 @@ void PropertyPanel::finish(bool cancelled) {
     if (cancelled) {
         status_->setText("Checks cancelled; press Run all to run them again.");
         runAll_->setVisible(true); // a cancel leaves the checks re-runnable without an edit
+        showSelected();
     }
 }
 
@@ -369,6 +441,11 @@ std::vector<PropertyReport> PropertyPanel::reports() const {
     for (const auto& r : reports_)
         if (r) out.push_back(*r);
     return out;
+}
+
+const PropertyReport* PropertyPanel::selectedReport() const {
+    const int index = tree_->indexOfTopLevelItem(tree_->currentItem());
+    return index >= 0 && reports_[std::size_t(index)] ? &*reports_[std::size_t(index)] : nullptr;
 }
 
 const PropertyReport* PropertyPanel::report(const QString& name) const {
@@ -401,7 +478,8 @@ void PropertyPanel::showSelected() {
     QTreeWidgetItem* item = tree_->currentItem();
     const int index = item ? tree_->indexOfTopLevelItem(item) : -1;
     if (index < 0 || !reports_[std::size_t(index)]) {
-        details_->setHtml(item ? "<i>computing…</i>"
+        details_->setHtml(item ? unreportedDetails(item->text(Name), item->text(VerdictCol),
+                                                   item->toolTip(VerdictCol))
                                : "<i>Select a property to see why it holds or fails.</i>");
         emit witnessSelected({});
         return;
@@ -417,14 +495,16 @@ void PropertyPanel::showSelected() {
                 .arg(valueText(r.maxDeviation).toHtmlEscaped(),
                      valueText(r.tolerance).toHtmlEscaped(), r.exact ? "exact" : "float",
                      htmlEscaped(r.toleranceRule));
-    if (!r.checked.empty())
-        html += "<p><b>checked</b> <code>" + htmlEscaped(r.checked.dump()) + "</code></p>";
     const bool useShrunk = shrink_->isChecked() && r.shrunkWitness;
     const std::optional<attnlab::Witness>& w = useShrunk ? r.shrunkWitness : r.witness;
-    if (w)
-        html +=
-            QString("<p><b>%1</b><pre style=\"white-space: pre-wrap\">%2</pre></p>")
-                .arg(useShrunk ? "smallest witness" : "witness", htmlEscaped(w->json().dump(1)));
+    html += proseHtml(attnlab::describeReport(r, useShrunk),
+                      useShrunk ? "smallest witness" : "witness", w.has_value());
+    // The JSON `check --json` writes, one click away and selectable (or copied whole).
+    html += QString("<p><a href=\"%1\">%2 the JSON</a> · <a href=\"%3\">copy it</a></p>")
+                .arg(kShowJsonLink, showJson_ ? "Hide" : "Show", kCopyJsonLink);
+    if (showJson_)
+        html += "<pre style=\"white-space: pre-wrap\">" +
+                htmlEscaped(attnlab::reportJson(r).dump(1)) + "</pre>";
     html += documentationLinks(QString::fromStdString(r.name));
     shrink_->setEnabled(r.shrunkWitness.has_value());
     details_->setHtml(html);

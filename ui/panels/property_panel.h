@@ -48,8 +48,14 @@ public:
     /// Ends a run that gave no verdicts (a probe that failed or was cancelled): every row says
     /// `verdict`, none keeps one of an earlier run, and the status line says `why`.
     void stopRun(const QString& verdict, const QString& why);
-    /// With nothing selected yet, selects the first failing property (a first look at why).
-    void selectFirstFailure();
+    /// With nothing selected yet, selects the first failing property (a first look at why);
+    /// returns its name ("" when it selected nothing).
+    QString selectFirstFailure();
+    /// The input changed: every verdict and the details of the previous one are cleared to
+    /// "computing…" until the new verdicts arrive.
+    void markStale();
+    /// A new scenario: nothing selected, the full witness (not the shrunk one).
+    void forgetSelection();
     /// How much presentation mode enlarges the verdicts' text (less than the maps': the table
     /// keeps its four columns beside them).
     static constexpr double kPresentationScale = 1.3;
@@ -95,6 +101,8 @@ private:
     enum Col { Name, VerdictCol, Deviation, Tolerance, ColumnCount };
 
     void showSelected();
+    /// The selected row's report, if it has one.
+    const attnlab::PropertyReport* selectedReport() const;
     void advanceProgress();
     /// How fitColumns may change a column: to fit its texts exactly, or only wider. While the
     /// checks run (start, each verdict) columns only widen: the values emptied at the start and
@@ -119,6 +127,7 @@ private:
     QPushButton* runAll_;
     QLabel* status_;
     bool modelParameters_ = true;
+    bool showJson_ = false; // the details show the report's JSON under its words
     std::vector<std::optional<attnlab::PropertyReport>> reports_;
     std::vector<std::array<int, ColumnCount>> textWidths_; // per row, as last measured
     std::array<int, ColumnCount> headerWidths_{};          // the headers' size hints

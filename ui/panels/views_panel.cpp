@@ -159,6 +159,35 @@ void ViewsPanel::redrawPositions() {
 void ViewsPanel::setOverview(std::shared_ptr<const attnlab::HeadOverview> overview) {
     overview_->setOverview(std::move(overview));
     overview_->setCurrent(layer(), head());
+    overview_->setEnabled(true);
+}
+
+void ViewsPanel::markStale(bool dependencies) {
+    viewsStale_ = true;
+    for (const auto& row : views_)
+        for (HeatmapView* v : row)
+            v->setStale(true);
+    summary_->setFullText("computing the views of the new input…");
+    summary_->setToolTip(QString());
+    overview_->setEnabled(false); // greyed: the previous input's heads
+    positions_->setEnabled(false);
+    if (!dependencies) return;
+    dependencyStale_ = true;
+    for (HeatmapView* v : {dependency_, bound_, excess_})
+        v->setStale(true);
+}
+
+void ViewsPanel::clearViews(const QString& why) {
+    sides_.reset();
+    shown_ = {};
+    viewsStale_ = false;
+    for (const auto& row : views_)
+        for (HeatmapView* v : row) {
+            v->setMatrix({}, "not computed: " + why);
+            v->setHighlights({});
+            v->setStale(false);
+        }
+    summary_->setFullText("no views: " + why);
 }
 
 void ViewsPanel::selectHead(int layer, int head) {
@@ -191,6 +220,8 @@ void ViewsPanel::setViews(std::shared_ptr<const attnlab::SideBySide> views,
                           const DrawnComparison& drawn) {
     sides_ = std::move(views);
     drawn_ = drawn;
+    viewsStale_ = false;
+    positions_->setEnabled(true);
     const QSignalBlocker blockLayer(layer_);
     const int layers = int(sides_->original.layers.size());
     const int keep = std::min(layer(), layers - 1);
@@ -238,6 +269,8 @@ void ViewsPanel::redraw() {
     }
     for (int c = 0; c < ColumnCount; ++c) {
         const attnlab::SideView& side = s.side(sides[c]);
+        for (HeatmapView* v : {views_[Scores][c], views_[Weights][c], views_[Output][c]})
+            v->setStale(viewsStale_);
         const attnlab::LayerView& lv = side.layers[l];
         const attnlab::HeadView& maps = shown_.maps[std::size_t(c)];
         views_[Scores][c]->setTitle("S  " + columnTitles[c]);
@@ -255,9 +288,10 @@ void ViewsPanel::redraw() {
         if (c != Difference && l < masks.size()) views_[Weights][c]->setMaskOverlay(masks[l]);
     }
     shareScales();
+    if (viewsStale_) return; // the previous input's maps, veiled: no outlines, no summary
     const QString transform = QString::fromStdString(s.transformText);
     summary_->setFullText(
-        QString("largest |%1| = %2 · %3 · %4 on %5 · masked keys greyed in A")
+        QString("largest |%1| = %2 · %3 · %4 on %5")
             .arg(QString::fromStdString(s.differenceLabel),
                  QString::fromStdString(s.largestDifference),
                  fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
@@ -361,6 +395,9 @@ void ViewsPanel::titleDependencies() {
 void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report,
                                      DependencySource source) {
     const bool probe = source == DependencySource::Probe;
+    dependencyStale_ = false;
+    for (HeatmapView* v : {dependency_, bound_, excess_})
+        v->setStale(false);
     if (source != dependencySource_) {
         dependencySource_ = source;
         probeWitness_.clear();

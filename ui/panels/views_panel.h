@@ -44,6 +44,16 @@ public:
     /// Draws `views`, which draw `drawn`.
     void setViews(std::shared_ptr<const attnlab::SideBySide> views, const DrawnComparison& drawn);
     void setOverview(std::shared_ptr<const attnlab::HeadOverview> overview);
+    /// The input changed: everything drawn of the previous one is veiled ("computing…") until
+    /// the new input's views (setViews), overview (setOverview) and, with `dependencies`, its
+    /// dependency report (setDependencyReport) arrive.
+    void markStale(bool dependencies = true);
+    /// The new input's views could not be computed (`why`): the previous input's are cleared,
+    /// not left beside it as if they were its.
+    void clearViews(const QString& why);
+    /// Whether the side-by-side maps, or the Dependencies page, still show a previous input.
+    bool viewsStale() const { return viewsStale_; }
+    bool dependencyStale() const { return dependencyStale_; }
     /// Whose report the Dependencies page shows: the model's checks' (the bound the masks
     /// imply), or a probe's (the program's measured map against the intended mask).
     enum class DependencySource { Model, Probe };
@@ -124,6 +134,8 @@ private:
     DependencySource dependencySource_ = DependencySource::Model;
     std::vector<attnlab::WitnessCell> probeWitness_; // on the Dependencies page of a probe
     bool redrawPending_ = false;
+    bool viewsStale_ = false;      // sides_ are of a previous input
+    bool dependencyStale_ = false; // the Dependencies page is of a previous input
     /// The head on screen, its maps made once for the three sides: a redraw that keeps the head
     /// (a witness, a new summary) converts nothing again.
     struct ShownHead {
