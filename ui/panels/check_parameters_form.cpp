@@ -7,8 +7,10 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -28,10 +30,21 @@ QString autoText(const attnlab::CheckParameter& p, const nlohmann::json& effecti
 } // namespace
 
 CheckParametersForm::CheckParametersForm(QWidget* parent)
-    : QWidget(parent), title_(new QLabel), rows_(new QFormLayout) {
+    : QWidget(parent), title_(new QLabel), reset_(new QPushButton("all to auto")),
+      rows_(new QFormLayout) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(title_);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(title_, 1);
+    titleRow->addWidget(reset_);
+    reset_->setToolTip("Return every parameter of this property to auto (its default for this "
+                       "scenario)");
+    connect(reset_, &QPushButton::clicked, this, [this] {
+        chosen_ = nlohmann::json::object();
+        buildFields();
+        emit parametersChanged(property_, chosen_);
+    });
+    layout->addLayout(titleRow);
     layout->addLayout(rows_);
     rows_->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
     hide();
@@ -46,6 +59,7 @@ void CheckParametersForm::set(const std::string& name, const nlohmann::json& val
         chosen_.erase(name);
     else
         chosen_[name] = value;
+    reset_->setEnabled(!chosen_.empty());
     emit parametersChanged(property_, chosen_);
 }
 
@@ -58,16 +72,21 @@ void CheckParametersForm::showProperty(const QString& property, const nlohmann::
     property_ = property;
     chosen_ = given;
     effective_ = effective;
+    buildFields();
+}
+
+void CheckParametersForm::buildFields() {
     while (rows_->rowCount() > 0)
         rows_->removeRow(0);
-    const attnlab::PropertyCheck* check = attnlab::findPropertyCheck(property.toStdString());
+    reset_->setEnabled(!chosen_.empty());
+    const attnlab::PropertyCheck* check = attnlab::findPropertyCheck(property_.toStdString());
     if (!check || check->parameters().empty()) {
         hide();
         return;
     }
     title_->setText(
         QString("<b>Parameters of %1</b>")
-            .arg(QString::fromStdString(attnlab::propertyDisplayName(property.toStdString()))
+            .arg(QString::fromStdString(attnlab::propertyDisplayName(property_.toStdString()))
                      .toHtmlEscaped()));
     for (const attnlab::CheckParameter& p : check->parameters()) {
         const QString name = QString::fromStdString(p.name);
@@ -80,7 +99,7 @@ void CheckParametersForm::showProperty(const QString& property, const nlohmann::
         if (p.type == attnlab::CheckParameter::Type::Integer) {
             auto* spin = new QSpinBox;
             spin->setRange(kAuto, 1000000);
-            spin->setSpecialValueText(autoText(p, effective));
+            spin->setSpecialValueText(autoText(p, effective_));
             spin->setKeyboardTracking(false); // typing "12" does not run "1" first
             spin->setValue(value.is_number_integer() ? value.get<int>() : kAuto);
             connect(spin, &QSpinBox::valueChanged, this, [this, key = p.name](int v) {
@@ -89,7 +108,7 @@ void CheckParametersForm::showProperty(const QString& property, const nlohmann::
             field = spin;
         } else if (p.type == attnlab::CheckParameter::Type::IntegerOrList) {
             auto* line = new QLineEdit(QString::fromStdString(attnlab::parameterText(value)));
-            line->setPlaceholderText(autoText(p, effective));
+            line->setPlaceholderText(autoText(p, effective_));
             connect(line, &QLineEdit::editingFinished, this, [this, line, p] {
                 const nlohmann::json previous =
                     chosen_.contains(p.name) ? chosen_.at(p.name) : nlohmann::json();
@@ -106,7 +125,7 @@ void CheckParametersForm::showProperty(const QString& property, const nlohmann::
             field = line;
         } else {
             auto* combo = new QComboBox;
-            combo->addItem(autoText(p, effective));
+            combo->addItem(autoText(p, effective_));
             for (const std::string& w : attnlab::parameterWords(p))
                 combo->addItem(QString::fromStdString(w), QString::fromStdString(w));
             combo->setCurrentIndex(

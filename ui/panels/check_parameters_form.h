@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The parameters of the selected property (its check's declared parameters), under the verdict
 // table: a spin box for an integer, a line for an integer or a list, a drop-down for a word; each
-// starts at "auto" (the check's default for this scenario, shown beside it). A change is sent as
-// the property's parameters, the JSON `--property NAME:key=value` gives (cli.md).
+// starts at "auto" (the check's default for this scenario, shown beside it), and "all to auto"
+// returns every one there in one click. A change is sent as the property's parameters, the JSON
+// `--property NAME:key=value` gives (cli.md).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 
 class QFormLayout;
 class QLabel;
+class QPushButton;
 
 namespace attnlab::ui {
 
@@ -27,6 +29,8 @@ public:
     QString property() const { return property_; }
     /// The field of parameter `name` (a QSpinBox, QLineEdit or QComboBox), or nullptr.
     QWidget* field(const QString& name) const;
+    /// Sets every parameter back to auto (its button).
+    QPushButton* resetButton() const { return reset_; }
 
 signals:
     /// The parameters set for `property` changed: `params` holds those not left to auto.
@@ -41,7 +45,11 @@ private:
     QString property_;
     nlohmann::json chosen_;
     nlohmann::json effective_;
+    /// Builds the fields of property_ for chosen_ and effective_.
+    void buildFields();
+
     QLabel* title_;
+    QPushButton* reset_;
     QFormLayout* rows_;
 };
 

@@ -154,7 +154,11 @@ PropertyPanel::PropertyPanel(QWidget* parent)
       progress_(new QProgressBar), cancel_(new QPushButton("Cancel")),
       runAll_(new QPushButton("Run all")), status_(new QLabel) {
     tree_->setColumnCount(ColumnCount);
-    tree_->setHeaderLabels({"property", "verdict", "max deviation", "tolerance"});
+    // Short headers: the four columns fit beside the views at 1280 px, in presentation mode too.
+    tree_->setHeaderLabels({"property", "verdict", "deviation", "tolerance"});
+    tree_->headerItem()->setToolTip(Deviation, "the largest deviation the check found");
+    tree_->headerItem()->setToolTip(Tolerance,
+                                    "the largest deviation it counts as rounding (0 when exact)");
     // The name takes the room the values leave; headers wider than their values elide.
     tree_->header()->setStretchLastSection(false);
     tree_->header()->setSectionResizeMode(Name, QHeaderView::Stretch);

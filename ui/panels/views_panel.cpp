@@ -290,13 +290,18 @@ void ViewsPanel::redraw() {
     shareScales();
     if (viewsStale_) return; // the previous input's maps, veiled: no outlines, no summary
     const QString transform = QString::fromStdString(s.transformText);
-    summary_->setFullText(
+    const QString summary =
         QString("largest |%1| = %2 · %3 · %4 on %5")
             .arg(QString::fromStdString(s.differenceLabel),
-                 QString::fromStdString(s.largestDifference),
-                 fontMetrics().elidedText(transform, Qt::ElideMiddle, 200),
+                 QString::fromStdString(s.largestDifference), "%1",
                  QString::fromStdString(std::string(attnlab::precisionName(s.precision))),
-                 QString::fromStdString(s.backend.value("backend", std::string("cpu")))));
+                 QString::fromStdString(s.backend.value("backend", std::string("cpu"))));
+    // The transformation takes the room the rest leaves on the line (200 px at least): it is
+    // elided in its middle, the largest difference first and the precision last stay whole.
+    const QFontMetrics metrics(summary_->font());
+    const int room = std::max(200, summary_->width() - metrics.horizontalAdvance(summary.arg("")) -
+                                       metrics.averageCharWidth());
+    summary_->setFullText(summary.arg(metrics.elidedText(transform, Qt::ElideMiddle, room)));
     summary_->setToolTip(transform); // the whole transformation, however long
     QStringList warnings;
     for (const auto& w : s.warnings)
