@@ -22,9 +22,10 @@ std::string shortNumber(double value, int digits) {
     return mantissa + "e" + (sign == '-' ? "-" : "") + text.substr(digit);
 }
 
-std::string shortCellText(const std::string& exact, double value, std::size_t maxChars) {
+std::string shortCellText(const std::string& exact, double value, std::size_t maxChars,
+                          int digits) {
     if (!exact.empty() && exact.size() <= maxChars) return exact;
-    return shortNumber(value);
+    return shortNumber(value, digits);
 }
 
 } // namespace attnlab

@@ -12,8 +12,9 @@ namespace attnlab {
 std::string shortNumber(double value, int digits = 3);
 
 /// What a cell shows: `exact` (a fraction or integer in exact mode) when it has at most
-/// `maxChars` characters, else shortNumber(value). An empty `exact` (float modes) gives
-/// shortNumber(value).
-std::string shortCellText(const std::string& exact, double value, std::size_t maxChars = 5);
+/// `maxChars` characters, else shortNumber(value, digits). An empty `exact` (float modes) gives
+/// shortNumber(value, digits).
+std::string shortCellText(const std::string& exact, double value, std::size_t maxChars = 5,
+                          int digits = 3);
 
 } // namespace attnlab

@@ -169,6 +169,7 @@ private slots:
         // QCustomPlot sizes cells by the distance between their centres: a 6 x 1 map (RoPE's one
         // pair, an output of width 1) must still be coloured, not left blank.
         HeatmapView view("one column", HeatmapView::Scale::Sequential);
+        view.setNumbers(HeatmapView::Numbers::Off); // the cells' centres are sampled
         view.resize(300, 300);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -200,7 +201,7 @@ private slots:
             view.plot()->replot();
         };
         show(wide, 400);
-        show(narrow, 200);
+        show(narrow, 180);
         auto* shown = qobject_cast<QCPTextElement*>(narrow.plot()->plotLayout()->element(0, 0));
         QVERIFY(shown);
         QCOMPARE(shown->text(), title);

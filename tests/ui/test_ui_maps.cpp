@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Heatmaps that tell the truth and can be read: a stale map is veiled until its caller says it is
 // current.
+#include "ui/panels/views_panel.h"
 #include "ui/views/heatmap_view.h"
+#include "ui_support.h"
+
+#include <QAction>
+#include <QTabWidget>
 
 #include <QTest>
 
@@ -52,6 +57,33 @@ private slots:
             view.setStale(false);
             QVERIFY(!view.isStale());
             QCOMPARE(painted(view), current);
+        }
+    }
+
+    // In presentation mode on a 1280 x 720 projector every title and colour-bar caption of the
+    // side-by-side maps shows whole, and numbers in cells are written at 14 px or not at all: the
+    // output maps of rope-shift (6 x 4) carry theirs.
+    void presentationAt1280ShowsWholeTitlesAndReadableNumbers() {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openSource("builtin:rope-shift"));
+        QVERIFY(waitForIdle(w));
+        w.findChild<QAction*>("presentation")->trigger();
+        QTest::qWait(100);
+        ViewsPanel* views = w.views();
+        for (HeatmapView* v : views->allViews()) {
+            if (!v->isVisible()) continue;
+            QVERIFY2(!v->titleElided(), qPrintable(v->title()));
+            QVERIFY2(!v->colourLabelElided(), qPrintable(v->title()));
+            if (!v->cellNumber(0, 0).isEmpty())
+                QVERIFY2(QFontInfo(v->cellNumberFont()).pixelSize() >= 14, qPrintable(v->title()));
+        }
+        for (const auto column : {ViewsPanel::Original, ViewsPanel::Transformed}) {
+            HeatmapView* output = views->view(ViewsPanel::Output, column);
+            QCOMPARE(output->matrix().values.rows(), 6);
+            QVERIFY(!output->cellNumber(0, 0).isEmpty());
         }
     }
 };

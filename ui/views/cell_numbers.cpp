@@ -9,20 +9,16 @@
 
 namespace attnlab::ui {
 
-namespace {
-/// Cell numbers are never written smaller than this.
-constexpr double kSmallestPoints = 6;
-} // namespace
-
 CellNumbers::CellNumbers(QCPColorMap* map, const QString& layer)
     : QCPLayerable(map->parentPlot(), layer), map_(map) {}
 
-void CellNumbers::setFont(const QFont& font) {
+void CellNumbers::setFont(const QFont& font, double smallestPoints) {
     font_ = font;
+    smallest_ = smallestPoints;
     fittedFor_ = {};
 }
 
-void CellNumbers::setTexts(const ViewMatrix& matrix) {
+void CellNumbers::setTexts(const ViewMatrix& matrix, int digits) {
     const Eigen::MatrixXd& v = matrix.values;
     texts_.clear();
     texts_.reserve(int(v.size()));
@@ -31,7 +27,7 @@ void CellNumbers::setTexts(const ViewMatrix& matrix) {
             texts_ << QString::fromStdString(shortCellText(
                 matrix.exactText.empty() ? std::string()
                                          : matrix.exactText[std::size_t(i * v.cols() + j)],
-                v(i, j)));
+                v(i, j), 5, digits));
     rows_ = int(v.rows());
     columns_ = int(v.cols());
     fittedFor_ = {};
@@ -65,10 +61,12 @@ const QFont& CellNumbers::fittedFont() const {
     const QFontMetricsF metrics(font_);
     for (const QString& text : texts_)
         widest = std::max(widest, metrics.horizontalAdvance(text));
-    // Grown with the cell's height (a third of it in text), then shrunk until the widest fits.
+    // Grown with the cell's height (a third of it in text, up to twice the size), then shrunk
+    // until the widest text fits with a pixel or two each side and a line fits the height.
     const double grown = std::clamp(cell.height() / 3 / metrics.height(), 1.0, 2.0);
-    const double fits = widest > 0 ? 0.8 * cell.width() / widest : grown; // a margin each side
-    const double scale = std::clamp(std::min(grown, fits), kSmallestPoints / base, 2.0);
+    const double wide = widest > 0 ? (cell.width() - 4) / widest : grown;
+    const double high = cell.height() / metrics.height();
+    const double scale = std::max(std::min({grown, wide, high}), smallest_ / base);
     fitted_.setPointSizeF(base * scale);
     allFit_ = widest * scale + 2 <= cell.width() && metrics.height() * scale <= cell.height();
     return fitted_;

@@ -86,21 +86,66 @@ bool HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QSt
     return true;
 }
 
-void fitTitle(QCPTextElement* title, const QString& text, const QFont& font,
-              const QCPAxisRect* map) {
+namespace {
+
+/// `text` on two lines: broken at its widest gap (two spaces, which part a map's name from its
+/// input's) or else at the space nearest its middle; unchanged without a space.
+QString onTwoLines(const QString& text) {
+    int at = text.indexOf("  ");
+    if (at >= 0) return text.left(at) + '\n' + text.mid(at + 2);
+    at = -1;
+    for (int i = 0; i < text.size(); ++i)
+        if (text[i] == ' ' &&
+            (at < 0 || std::abs(i - text.size() / 2) < std::abs(at - text.size() / 2)))
+            at = i;
+    return at < 0 ? text : text.left(at) + '\n' + text.mid(at + 1);
+}
+
+/// Whether every line of `text` is at most `width` wide in `font`.
+bool fitsWidth(const QString& text, const QFont& font, int width) {
+    const QFontMetricsF metrics(font);
+    for (const QString& line : text.split('\n'))
+        if (metrics.horizontalAdvance(line) > width) return false;
+    return true;
+}
+
+} // namespace
+
+bool fitAxisLabel(QCPAxis* axis, const QStringList& candidates, int length) {
+    QString shown;
+    for (const QString& candidate : candidates)
+        for (const QString& form :
+             {candidate, candidate.contains('\n') ? candidate : onTwoLines(candidate)})
+            if (shown.isEmpty() && fitsWidth(form, axis->labelFont(), length)) shown = form;
+    const bool elided = shown.isEmpty();
+    if (elided)
+        shown = QFontMetrics(axis->labelFont())
+                    .elidedText(candidates.value(candidates.size() - 1), Qt::ElideRight, length);
+    if (shown != axis->label()) axis->setLabel(shown);
+    return elided;
+}
+
+bool fitTitle(QCPTextElement* title, const QString& text, const QFont& font) {
     // The title's line keeps the height of `font`, so that a map's title shrunk to fit does not
     // give its plot more room than its neighbours'.
     title->setMinimumSize(0, QFontMetrics(font).height());
-    const int width = map->outerRect().width();
-    QFont fitted = font;
+    const int width = title->rect().width();
     const double smallest = font.pointSizeF() * kTickPoints / kTitlePoints;
-    while (width > 0 && fitted.pointSizeF() > smallest &&
-           QFontMetricsF(fitted).horizontalAdvance(text) > width)
-        fitted.setPointSizeF(std::max(smallest, fitted.pointSizeF() - 0.25));
-    const QString shown =
-        width > 0 ? QFontMetrics(fitted).elidedText(text, Qt::ElideRight, width) : text;
+    // One line as large as fits down to the ticks' size, else two lines, else elided.
+    QFont fitted = font;
+    QString shown = text;
+    for (const QString& candidate : {text, onTwoLines(text)}) {
+        fitted = font;
+        shown = candidate;
+        while (width > 0 && fitted.pointSizeF() > smallest && !fitsWidth(shown, fitted, width))
+            fitted.setPointSizeF(std::max(smallest, fitted.pointSizeF() - 0.25));
+        if (width <= 0 || fitsWidth(shown, fitted, width)) break;
+    }
+    const bool elided = width > 0 && !fitsWidth(shown, fitted, width);
+    if (elided) shown = QFontMetrics(fitted).elidedText(text, Qt::ElideRight, width);
     if (fitted != title->font()) title->setFont(fitted);
     if (shown != title->text()) title->setText(shown);
+    return elided;
 }
 
 void fitMessage(QCPItemText* message, const QString& family, double scale, const QCPAxisRect* map) {

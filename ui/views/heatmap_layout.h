@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The texts around a heatmap laid out to the room its plot gives them: the axes' ticks (token
 // strings, every k-th where they do not all fit, else the token indices that have room for their
-// digits), the title shrunk (or elided) to the map's width, and the words across the plot shrunk
-// to fit it.
+// digits), the title shrunk (or wrapped, or elided) to its width, the colour bar's label to the
+// bar's length, and the words across the plot shrunk to fit it.
 #pragma once
 
 #include "core/explore/side_by_side.h"
@@ -14,6 +14,7 @@
 #include <utility>
 
 class QCustomPlot;
+class QCPAxis;
 class QCPAxisRect;
 class QCPItemText;
 class QCPTextElement;
@@ -39,10 +40,13 @@ private:
     std::pair<int, int> steps_{0, 0};
 };
 
-/// Shows `text` in `title` in `font`, smaller where the width over `map` needs (down to the
-/// ticks' size), elided where even that is too wide.
-void fitTitle(QCPTextElement* title, const QString& text, const QFont& font,
-              const QCPAxisRect* map);
+/// Gives `axis` the first of `candidates` (longest first) whose lines are at most `length` long,
+/// on one line or two; else the last elided to `length`; whether it is elided.
+bool fitAxisLabel(QCPAxis* axis, const QStringList& candidates, int length);
+/// Shows `text` in `title` in `font`, smaller where the title's width needs (down to the ticks'
+/// size), on two lines where even that is too wide, elided where two lines are too; whether it is
+/// elided.
+bool fitTitle(QCPTextElement* title, const QString& text, const QFont& font);
 /// Gives `message` a token label's bold font (of `family` at `scale`), shrunk where `map` is
 /// narrower than its words.
 void fitMessage(QCPItemText* message, const QString& family, double scale, const QCPAxisRect* map);

@@ -41,10 +41,8 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     layout->addWidget(plot_);
     setMinimumSize(180, 160);
 
-    plot_->plotLayout()->insertRow(0);
     title_ = new QCPTextElement(plot_, title, sized(kTitlePoints, true));
     titleText_ = title;
-    plot_->plotLayout()->addElement(0, 0, title_);
 
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
     map_->setInterpolate(false);
@@ -67,7 +65,17 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     message_->setVisible(false);
 
     colorScale_ = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(1, 1, colorScale_);
+    // The title over the map and its colour bar together (the widest line it can have); the map
+    // and the bar side by side under it.
+    QCPLayoutGrid* plotLayout = plot_->plotLayout();
+    QCPAxisRect* cells = plot_->axisRect();
+    plotLayout->take(cells);
+    cells->setMinimumMargins(QMargins(4, 4, 4, 4)); // not QCustomPlot's 15: the cells get the room
+    auto* body = new QCPLayoutGrid;
+    plotLayout->addElement(0, 0, title_);
+    plotLayout->addElement(1, 0, body);
+    body->addElement(0, 0, cells);
+    body->addElement(0, 1, colorScale_);
     colorScale_->setType(QCPAxis::atRight);
     map_->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
     colorScale_->setGradient(gradientOf(scale));
@@ -83,6 +91,9 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
         axis->setVisible(true);
         axis->setTicks(false);
         axis->setTickLabels(false);
+        axis->setPadding(0); // a frame, no room for what it does not have
+        axis->setTickLabelPadding(0);
+        axis->setLabelPadding(0);
     }
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), plot_->xAxis2,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
@@ -103,6 +114,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
         updateTicks();
         updateNumbers();
         fitTitle();
+        fitColourLabel();
         fitMessage();
     });
     applySizes();
@@ -123,12 +135,19 @@ void HeatmapView::setPresentation(bool on) {
 
 void HeatmapView::applySizes() {
     fitTitle();
+    // Presentation mode gives the cells the room: a bar no wider and texts closer to the map.
+    const bool presenting = sizeScale_ > 1;
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, colorScale_->axis()}) {
         axis->setTickLabelFont(sized(kTickPoints));
         axis->setLabelFont(sized(kTickPoints));
+        axis->setTickLabelPadding(presenting ? 2 : 5);
+        axis->setLabelPadding(presenting ? 2 : 5);
     }
-    colorScale_->setBarWidth(int(8 * sizeScale_));
-    numbers_->setFont(sized(kNumberPoints));
+    colorScale_->setBarWidth(8);
+    QFont numbers = sized(kNumberPoints);
+    if (presenting) numbers.setStretch(QFont::SemiCondensed); // narrower digits, larger ones fit
+    numbers_->setFont(numbers, presenting ? kReadableNumberPoints : kSmallestNumberPoints);
+    numbers_->clear(); // written again in the digits of the new mode
     veil_->setFont(sized(kTitlePoints * 1.5, true));
     fitMessage();
     ticks_.reset(); // token labels in the new font
@@ -176,19 +195,14 @@ ValueRange HeatmapView::drawnRange() const {
 }
 
 void HeatmapView::updateLegend() {
-    const double tol = matrix_.tolerance;
-    QString label = colourLabel_;
-    if (tol > 0)
-        label +=
-            QString("\n±tol = %1 drawn neutral").arg(QString::fromStdString(shortNumber(tol, 2)));
-    colorScale_->axis()->setLabel(label);
+    fitColourLabel();
     const auto& v = matrix_.values;
     QString message;
     if (scale_ == Scale::Diverging && v.size() > 0) {
         const double largest = v.cwiseAbs().maxCoeff();
         if (largest == 0)
             message = "exactly 0";
-        else if (largest <= tol)
+        else if (largest <= matrix_.tolerance)
             message = "rounding only"; // the tolerance is on the colour bar
     }
     message_->setText(message);
@@ -220,7 +234,7 @@ void HeatmapView::updateNumbers() {
     const bool wanted = numbersWanted();
     if (wanted == numbers_->hasTexts()) return;
     if (wanted)
-        numbers_->setTexts(matrix_);
+        numbers_->setTexts(matrix_, sizeScale_ > 1 ? kPresentationNumberDigits : kNumberDigits);
     else
         numbers_->clear();
     replotWhenShown();
@@ -228,6 +242,10 @@ void HeatmapView::updateNumbers() {
 
 QString HeatmapView::cellNumber(int row, int column) const {
     return numbers_->shownText(row, column);
+}
+
+QFont HeatmapView::cellNumberFont() const {
+    return numbers_->shownFont();
 }
 
 QColor HeatmapView::cellColour(int row, int column) const {
@@ -245,7 +263,27 @@ void HeatmapView::setTitle(const QString& title) {
 }
 
 void HeatmapView::fitTitle() {
-    ui::fitTitle(title_, titleText_, sized(kTitlePoints, true), plot_->axisRect());
+    const QString text = title_->text();
+    const QFont font = title_->font();
+    titleElided_ = ui::fitTitle(title_, titleText_, sized(kTitlePoints, true));
+    if (title_->text() != text || title_->font() != font) replotWhenShown(); // laid out anew
+}
+
+void HeatmapView::fitColourLabel() {
+    // A difference's tolerance, drawn neutral, said in full where the bar is long enough.
+    QStringList labels{colourLabel_};
+    const double tol = matrix_.tolerance;
+    if (tol > 0) {
+        const QString t = QString::fromStdString(shortNumber(tol, 2));
+        labels = QStringList{colourLabel_ + QString("\n±tol = %1 drawn neutral").arg(t),
+                             colourLabel_ + QString("\n±%1 drawn neutral").arg(t),
+                             colourLabel_ + QString("\n±%1 neutral").arg(t), colourLabel_};
+    }
+    const QString shown = colorScale_->axis()->label();
+    const int length = colorScale_->axis()->axisRect()->rect().height();
+    colourLabelElided_ = length > 0 ? fitAxisLabel(colorScale_->axis(), labels, length) : false;
+    if (length <= 0) colorScale_->axis()->setLabel(labels.front());
+    if (colorScale_->axis()->label() != shown) replotWhenShown(); // laid out anew
 }
 
 void HeatmapView::fitMessage() {
@@ -417,15 +455,22 @@ QString HeatmapView::cellText(int row, int column) const {
     const auto named = [](const QStringList& labels, int k) {
         return k < labels.size() ? QString("%1 “%2”").arg(k).arg(labels[k]) : QString::number(k);
     };
+    // The colour bar may be too short to say it: a value within the tolerance is drawn neutral.
+    const double tol = matrix_.tolerance;
+    const QString neutral = tol > 0 && std::abs(v(i, j)) <= tol
+                                ? QString(" (within ±tol = %1: drawn neutral)")
+                                      .arg(QString::fromStdString(shortNumber(tol, 2)))
+                                : QString();
     if (!matrix_.pooled())
-        return QString("[%1, %2] = %3")
-            .arg(named(ticks_.rowLabels(), row), named(ticks_.columnLabels(), column), value);
+        return QString("[%1, %2] = %3%4")
+            .arg(named(ticks_.rowLabels(), row), named(ticks_.columnLabels(), column), value,
+                 neutral);
     return QString("rows %1–%2, columns %3–%4: largest |value| %5")
         .arg(i * matrix_.rowBlock)
         .arg((i + 1) * matrix_.rowBlock - 1)
         .arg(j * matrix_.colBlock)
         .arg((j + 1) * matrix_.colBlock - 1)
-        .arg(value);
+        .arg(value + neutral);
 }
 
 void HeatmapView::showTooltip(QMouseEvent* event) {

@@ -82,9 +82,16 @@ public:
     QString title() const;
     /// The font the title is drawn in now (smaller than the normal one where the map is narrow).
     QFont titleFont() const;
+    /// Whether the title is cut short (elided) for want of room, even on two lines.
+    bool titleElided() const { return titleElided_; }
+    /// The colour bar's label as shown (shortened to the bar's length where it must be).
     QString colourLabel() const;
+    /// Whether even the shortest form of the colour bar's label is cut short.
+    bool colourLabelElided() const { return colourLabelElided_; }
     /// The short number written in cell (row, column) now; empty when none is (tests).
     QString cellNumber(int row, int column) const;
+    /// The font the cells' numbers are written in at their current size.
+    QFont cellNumberFont() const;
     /// The colour cell (row, column) is drawn in (tests).
     QColor cellColour(int row, int column) const;
     /// The words written across the plot ("exactly 0"); empty when none.
@@ -127,6 +134,7 @@ private:
     void updateLegend();
     /// The title and the message fitted to the map's width (the whole title stays in title()).
     void fitTitle();
+    void fitColourLabel();
     void fitMessage();
     /// Sets every font and line width for the current presentation scale.
     void applySizes();
@@ -148,6 +156,7 @@ private:
     Numbers numbersMode_ = Numbers::Auto;
     double sizeScale_ = 1; // kPresentationScale in presentation mode
     QString titleText_;
+    bool titleElided_ = false, colourLabelElided_ = false;
     QString columnTitle_ = "key", rowTitle_ = "query", colourLabel_, emptyText_;
     ViewMatrix matrix_;
     bool replotPending_ = false;             // asked for while hidden (replotWhenShown)
