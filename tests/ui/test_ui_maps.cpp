@@ -86,6 +86,33 @@ private slots:
             QVERIFY(!output->cellNumber(0, 0).isEmpty());
         }
     }
+
+    // The Dependencies page of a 12-token window with a stray cell at 1280 x 720: square cells,
+    // the claimed radius 2 outlined on every map, whole titles, and the summary says the claimed
+    // and the measured radius (so that "exactly 0" beside "fails" is explained).
+    void theDependencyPageDrawsSquareCellsAndTheClaimedBand() {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openSource("builtin:window-stray-cell"));
+        QVERIFY(waitForIdle(w));
+        ViewsPanel* views = w.views();
+        views->tabs()->setCurrentIndex(1);
+        QTest::qWait(100);
+        for (HeatmapView* v : {views->dependencyView(), views->boundView(), views->excessView()}) {
+            QCOMPARE(v->matrix().values.rows(), 12);
+            QCOMPARE(v->matrix().values.cols(), 12);
+            const QRect cells = v->plot()->axisRect()->rect();
+            QVERIFY2(std::abs(cells.width() - cells.height()) <= 3,
+                     qPrintable(QString("%1 x %2").arg(cells.width()).arg(cells.height())));
+            QVERIFY(cells.width() >= 12 * 10); // cells of 10 px at least
+            QCOMPARE(v->bandRadius(), std::optional<int>(2));
+            QVERIFY2(!v->titleElided(), qPrintable(v->title()));
+        }
+        QVERIFY(views->dependencySummary().contains("Claimed radius 2"));
+        QVERIFY(views->dependencySummary().contains("measured radius 7"));
+    }
 };
 
 QTEST_MAIN(TestUiMaps)

@@ -79,16 +79,30 @@ ViewsPanel::ViewsPanel(QWidget* parent)
         grid->setRowStretch(i, 1);
     }
 
-    dependency_->setColourLabel("output moved (1) or not (0)");
+    dependency_->setColourLabel("output moved (1) or not (0)", {"moved (1)"});
     titleDependencies();
     auto* dep = new QWidget;
     auto* depLayout = new QGridLayout(dep);
+    depLayout->setContentsMargins(2, 2, 2, 2);
+    depLayout->setSpacing(2);
+    // Square cells: a token's row and column the same length, the band of a radius diagonal.
+    for (HeatmapView* v : {dependency_, bound_, excess_}) {
+        v->setSquareCells(true);
+        v->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    }
+    // Two by two, the words beside the difference: three square maps in a row would each get a
+    // third of the width and leave the page's height empty.
     depLayout->addWidget(dependency_, 0, 0);
     depLayout->addWidget(bound_, 0, 1);
-    depLayout->addWidget(excess_, 0, 2);
+    depLayout->addWidget(excess_, 1, 0);
     dependencySummary_->setWordWrap(true);
-    depLayout->addWidget(dependencySummary_, 1, 0, 1, 3);
-    depLayout->setRowStretch(0, 1);
+    dependencySummary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    dependencySummary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    depLayout->addWidget(dependencySummary_, 1, 1);
+    for (int i = 0; i < 2; ++i) {
+        depLayout->setRowStretch(i, 1);
+        depLayout->setColumnStretch(i, 1);
+    }
 
     auto* all = new QWidget;
     auto* allLayout = new QVBoxLayout(all);
@@ -391,11 +405,41 @@ void ViewsPanel::titleDependencies() {
     bound_->setTitle(probe ? "intended mask" : "bound implied by the masks");
     // Short enough for the title's full size over a narrow map; the colour bar says "difference".
     excess_->setTitle(probe ? "+1 leak, −1 dead key" : "measured − bound");
-    bound_->setColourLabel(probe ? "allowed by the intended mask (1)" : "allowed by the masks (1)");
-    excess_->setColourLabel(probe ? "difference: +1 leak (read though masked), −1 dead key "
-                                    "(allowed, unmoved)"
-                                  : "+1 moved though masked, −1 allowed, unmoved");
+    bound_->setColourLabel(probe ? "allowed by the intended mask (1)" : "allowed by the masks (1)",
+                           {"allowed (1)"});
+    excess_->setColourLabel(
+        probe ? "difference: +1 leak (read though masked), −1 dead key "
+                "(allowed, unmoved)"
+              : "+1 moved though masked, −1 allowed, unmoved",
+        {probe ? "+1 leak, −1 dead key" : "+1 masked yet moved, −1 unmoved", "+1 leak, −1 unused"});
 }
+
+namespace {
+
+/// The radius a locality report claims (its band drawn on the maps), or nullopt.
+std::optional<int> claimedRadius(const attnlab::PropertyReport& report) {
+    const auto r = report.details.find("claimed_radius");
+    if (r == report.details.end() || !r->is_number_integer()) return std::nullopt;
+    return r->get<int>();
+}
+
+/// The radii a locality report measured and claimed, said in words before its explanation.
+QString radiusSummary(const attnlab::PropertyReport& report) {
+    const auto claimed = claimedRadius(report);
+    if (!claimed) return {};
+    const nlohmann::json& d = report.details;
+    QString text =
+        QString("Claimed radius %1 (the dashed band on the maps: outputs that read tokens at "
+                "most %1 away)")
+            .arg(*claimed);
+    if (d.contains("measured_radius") && d["measured_radius"].is_number_integer())
+        text += QString(" · measured radius %1").arg(d["measured_radius"].get<int>());
+    if (d.contains("bound_radius") && d["bound_radius"].is_number_integer())
+        text += QString(" · the masks' bound %1").arg(d["bound_radius"].get<int>());
+    return text + ".\n";
+}
+
+} // namespace
 
 void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report,
                                      DependencySource source) {
@@ -410,8 +454,8 @@ void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report,
     }
     const auto maps = report ? dependencyMaps(*report) : std::nullopt;
     if (!maps) {
-        dependency_->setMatrix({}, probe ? "nothing measured: the probe has not finished"
-                                         : "run the locality check to measure dependencies");
+        // In a word under the empty map; the summary below says the rest.
+        dependency_->setMatrix({}, probe ? "not measured yet" : "not run yet");
         bound_->setMatrix({});
         excess_->setMatrix({});
         dependencySummary_->setText(
@@ -425,8 +469,12 @@ void ViewsPanel::setDependencyReport(const attnlab::PropertyReport* report,
         bound_->setMatrix(maps->bound);
         excess_->setMatrix(maps->excess,
                            probe ? "no intended mask to compare with" : "no bound to compare with");
-        dependencySummary_->setText(QString::fromStdString(report->explanation));
+        dependencySummary_->setText(radiusSummary(*report) +
+                                    QString::fromStdString(report->explanation));
     }
+    const std::optional<int> band = report && maps ? claimedRadius(*report) : std::nullopt;
+    for (HeatmapView* v : {dependency_, bound_, excess_})
+        v->setBand(band);
     outlineDependencies();
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/explore/display_pooling.h"
 #include "core/formats/short_number.h"
+#include "ui/views/band_outline.h"
 #include "ui/views/cell_numbers.h"
 #include "ui/views/color_maps.h"
 #include "ui/views/heatmap_sizes.h"
@@ -54,6 +55,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     overlay_->setVisible(false);
     plot_->addLayer("numbers", plot_->layer("main"), QCustomPlot::limAbove);
     numbers_ = new CellNumbers(map_, "numbers");
+    band_ = new BandOutline(map_, "numbers");
     message_ = new QCPItemText(plot_);
     message_->setLayer("numbers");
     message_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -71,11 +73,11 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     QCPAxisRect* cells = plot_->axisRect();
     plotLayout->take(cells);
     cells->setMinimumMargins(QMargins(4, 4, 4, 4)); // not QCustomPlot's 15: the cells get the room
-    auto* body = new QCPLayoutGrid;
+    body_ = new QCPLayoutGrid;
     plotLayout->addElement(0, 0, title_);
-    plotLayout->addElement(1, 0, body);
-    body->addElement(0, 0, cells);
-    body->addElement(0, 1, colorScale_);
+    plotLayout->addElement(1, 0, body_);
+    body_->addElement(0, 0, cells);
+    body_->addElement(0, 1, colorScale_);
     colorScale_->setType(QCPAxis::atRight);
     map_->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
     colorScale_->setGradient(gradientOf(scale));
@@ -116,6 +118,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
         fitTitle();
         fitColourLabel();
         fitMessage();
+        squareCells();
     });
     applySizes();
     applyPalette();
@@ -152,6 +155,7 @@ void HeatmapView::applySizes() {
     fitMessage();
     ticks_.reset(); // token labels in the new font
     updateTicks();
+    band_->setScale(sizeScale_);
     redrawHighlights();
     updateNumbers();
 }
@@ -168,9 +172,47 @@ void HeatmapView::setAxisTitles(const QString& columns, const QString& rows) {
     replotWhenShown();
 }
 
-void HeatmapView::setColourLabel(const QString& label) {
-    colourLabel_ = label;
+void HeatmapView::setColourLabel(const QString& label, const QStringList& shorter) {
+    colourLabels_ = QStringList{label} + shorter;
     updateLegend();
+}
+
+void HeatmapView::setBand(std::optional<int> radius) {
+    const auto& v = matrix_.values;
+    band_->setBand(radius, int(v.rows()) * matrix_.rowBlock, int(v.cols()) * matrix_.colBlock);
+    replotWhenShown();
+}
+
+std::optional<int> HeatmapView::bandRadius() const {
+    return band_->radius();
+}
+
+void HeatmapView::setSquareCells(bool square) {
+    squareCells_ = square;
+    if (!square) body_->setMargins(QMargins());
+    replotWhenShown();
+}
+
+void HeatmapView::squareCells() {
+    const auto& v = matrix_.values;
+    if (!squareCells_ || v.size() == 0) return;
+    // The room the map has with no trimming, and the largest square cells that fill it.
+    const QMargins trimmed = body_->margins();
+    const QRect area = plot_->axisRect()->rect();
+    const int width = area.width() + trimmed.left() + trimmed.right();
+    const int height = area.height() + trimmed.top() + trimmed.bottom();
+    const double columns = double(v.cols()) * matrix_.colBlock;
+    const double rows = double(v.rows()) * matrix_.rowBlock;
+    const double cell = std::min(width / columns, height / rows);
+    const int spareWidth = std::max(0, width - int(std::lround(cell * columns)));
+    const int spareHeight = std::max(0, height - int(std::lround(cell * rows)));
+    const QMargins square(spareWidth / 2, 0, spareWidth - spareWidth / 2, spareHeight);
+    const QMargins change = square - trimmed;
+    if (std::max({std::abs(change.left()), std::abs(change.right()), std::abs(change.bottom())}) <=
+        1)
+        return; // square within a pixel: no layout again for that
+    body_->setMargins(square);
+    replotWhenShown();
 }
 
 QString HeatmapView::colourLabel() const {
@@ -271,13 +313,14 @@ void HeatmapView::fitTitle() {
 
 void HeatmapView::fitColourLabel() {
     // A difference's tolerance, drawn neutral, said in full where the bar is long enough.
-    QStringList labels{colourLabel_};
+    QStringList labels = colourLabels_;
     const double tol = matrix_.tolerance;
     if (tol > 0) {
-        const QString t = QString::fromStdString(shortNumber(tol, 2));
-        labels = QStringList{colourLabel_ + QString("\n±tol = %1 drawn neutral").arg(t),
-                             colourLabel_ + QString("\n±%1 drawn neutral").arg(t),
-                             colourLabel_ + QString("\n±%1 neutral").arg(t), colourLabel_};
+        const QString t = QString::fromStdString(shortNumber(tol, 2)), first = labels.front();
+        labels = QStringList{first + QString("\n±tol = %1 drawn neutral").arg(t),
+                             first + QString("\n±%1 drawn neutral").arg(t),
+                             first + QString("\n±%1 neutral").arg(t)} +
+                 labels;
     }
     const QString shown = colorScale_->axis()->label();
     const int length = colorScale_->axis()->axisRect()->rect().height();
@@ -300,6 +343,8 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     if (matrix.values.size() > 0 && matrix == matrix_) return;
     matrix_ = matrix;
     const auto& v = matrix_.values;
+    band_->setBand(band_->radius(), int(v.rows()) * matrix_.rowBlock,
+                   int(v.cols()) * matrix_.colBlock); // the band on the new extent
     if (v.size() == 0) {
         map_->data()->setSize(0, 0);
         map_->setVisible(false);

@@ -30,9 +30,11 @@ class QCPColorScale;
 class QCPTextElement;
 class QCPItemText;
 class QCPItemRect;
+class QCPLayoutGrid;
 
 namespace attnlab::ui {
 
+class BandOutline;
 class CellNumbers;
 class StaleVeil;
 
@@ -57,8 +59,15 @@ public:
     void setTitle(const QString& title);
     /// Names the axes (defaults "key" and "query"; an output's are "feature" and "token").
     void setAxisTitles(const QString& columns, const QString& rows);
-    /// Names what the colour bar shows ("score", "weight", "difference", ...).
-    void setColourLabel(const QString& label);
+    /// Names what the colour bar shows ("score", "weight", "difference", ...), in `shorter` words
+    /// (longest first) where the bar is too short for `label`.
+    void setColourLabel(const QString& label, const QStringList& shorter = {});
+    /// Outlines the band |row − column| ≤ radius over the map (e.g. a claimed locality radius);
+    /// nullopt removes it.
+    void setBand(std::optional<int> radius);
+    std::optional<int> bandRadius() const;
+    /// Keeps the cells square (the map narrower or shorter than its room), or fills the room.
+    void setSquareCells(bool square);
     /// Draws over `range` (e.g. one shared with the other side's map) instead of the matrix's
     /// own `colourRange`; nullopt returns to the own range.
     void setFixedRange(std::optional<ValueRange> range);
@@ -136,6 +145,8 @@ private:
     void fitTitle();
     void fitColourLabel();
     void fitMessage();
+    /// The map's room trimmed so that its cells are square (setSquareCells).
+    void squareCells();
     /// Sets every font and line width for the current presentation scale.
     void applySizes();
     QFont sized(double points, bool bold = false) const;
@@ -150,6 +161,9 @@ private:
     CellNumbers* numbers_;
     QCPItemText* message_;
     StaleVeil* veil_;
+    BandOutline* band_;
+    QCPLayoutGrid* body_; // the map and its colour bar, under the title
+    bool squareCells_ = false;
     QList<QCPItemRect*> outlines_;
     Scale scale_;
     std::optional<ValueRange> fixedRange_;
@@ -157,7 +171,8 @@ private:
     double sizeScale_ = 1; // kPresentationScale in presentation mode
     QString titleText_;
     bool titleElided_ = false, colourLabelElided_ = false;
-    QString columnTitle_ = "key", rowTitle_ = "query", colourLabel_, emptyText_;
+    QString columnTitle_ = "key", rowTitle_ = "query", emptyText_;
+    QStringList colourLabels_{QString()}; // the colour bar's label, then shorter ones
     ViewMatrix matrix_;
     bool replotPending_ = false;             // asked for while hidden (replotWhenShown)
     BoolMatrix mask_;                        // the overlay's source (empty: none)
