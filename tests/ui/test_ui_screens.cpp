@@ -11,6 +11,7 @@
 #include "ui/panels/property_panel.h"
 #include "ui_support.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDataStream>
 #include <QDialogButtonBox>
@@ -220,6 +221,29 @@ private slots:
                                 .arg(shown.bottom())
                                 .arg(area->viewport()->height())));
         QVERIFY(paint->cellRect(0, 0).width() >= 24); // cells big enough to click
+    }
+
+    void theVerdictHeadersAreWholeInPresentationMode() {
+        // At 1280 x 720 in presentation mode the names and values leave the whole headers no
+        // room: the short ones show, each whole in its column.
+        MainWindow w;
+        QVERIFY(showAt1280(w, "builtin:window-stray-cell"));
+        auto* presentation = w.findChild<QAction*>("presentation");
+        QVERIFY(presentation);
+        presentation->setChecked(true);
+        QApplication::processEvents();
+        shot(w, "presentation");
+        QTreeWidget* tree = w.properties()->tree();
+        const QFontMetrics metrics(tree->header()->font());
+        for (int c = 1; c < tree->columnCount(); ++c) {
+            const QString header = tree->headerItem()->text(c);
+            QVERIFY2(metrics.horizontalAdvance(header) < tree->columnWidth(c), qPrintable(header));
+        }
+        QVERIFY(tree->headerItem()->text(2) == "deviation" ||
+                tree->headerItem()->text(2) == "dev.");
+        presentation->setChecked(false);
+        QApplication::processEvents();
+        QCOMPARE(tree->headerItem()->text(1), QString("verdict"));
     }
 
     void theMaskDiffFitsTheScreenWithItsButtons() {

@@ -71,6 +71,11 @@ QString verdictLabel(Verdict v) {
     return "– not applicable";
 }
 
+/// The table's headers, whole and short (when the whole ones do not fit beside the names: at
+/// 1280 px in presentation mode); their tooltips say what they are.
+constexpr std::array<const char*, 4> kHeaders = {"property", "verdict", "deviation", "tolerance"};
+constexpr std::array<const char*, 4> kShortHeaders = {"property", "verdict", "dev.", "tol."};
+
 /// A verdict cell while its check runs.
 const QString kComputing = "computing…";
 
@@ -154,8 +159,7 @@ PropertyPanel::PropertyPanel(QWidget* parent)
       progress_(new QProgressBar), cancel_(new QPushButton("Cancel")),
       runAll_(new QPushButton("Run all")), status_(new QLabel) {
     tree_->setColumnCount(ColumnCount);
-    // Short headers: the four columns fit beside the views at 1280 px, in presentation mode too.
-    tree_->setHeaderLabels({"property", "verdict", "deviation", "tolerance"});
+    tree_->setHeaderLabels({kHeaders.begin(), kHeaders.end()});
     tree_->headerItem()->setToolTip(Deviation, "the largest deviation the check found");
     tree_->headerItem()->setToolTip(Tolerance,
                                     "the largest deviation it counts as rounding (0 when exact)");
@@ -375,9 +379,9 @@ void PropertyPanel::setPresentation(bool on) {
 
 void PropertyPanel::fitColumns(Fit how, int changedRow) {
     // The value columns fit their cells' texts (a few rows: cheaper than resizeColumnToContents),
-    // and their headers too when the name still fits beside them; else the headers elide. The
-    // name column stretches over the rest. A cell draws its text between margins of the focus
-    // frame's plus one; 4 more never elide by rounding.
+    // and their headers too: the whole ones when the name still fits beside them, else the
+    // short ones. The name column stretches over the rest. A cell draws its text between margins
+    // of the focus frame's plus one; 4 more never elide by rounding.
     const QFontMetrics metrics(tree_->font());
     const int margins = 2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 4;
     const int rows = tree_->topLevelItemCount();
@@ -387,8 +391,13 @@ void PropertyPanel::fitColumns(Fit how, int changedRow) {
         textWidths_.resize(std::size_t(rows));
         for (int row = 0; row < rows; ++row)
             measureRow(row, metrics, margins);
-        for (int c = Name; c < ColumnCount; ++c)
-            headerWidths_[c] = tree_->header()->sectionSizeHint(c);
+        const QFontMetrics header(tree_->header()->font());
+        for (int c = Name; c < ColumnCount; ++c) {
+            const int frame = tree_->header()->sectionSizeHint(c) -
+                              header.horizontalAdvance(tree_->headerItem()->text(c));
+            headerWidths_[c] = frame + header.horizontalAdvance(kHeaders[std::size_t(c)]);
+            shortHeaderWidths_[c] = frame + header.horizontalAdvance(kShortHeaders[std::size_t(c)]);
+        }
     }
     std::array<int, ColumnCount> texts{}, withHeader{}; // widest cell; and its header's hint
     int total = 0;
@@ -399,9 +408,11 @@ void PropertyPanel::fitColumns(Fit how, int changedRow) {
         withHeader[c] = c == Name ? texts[c] : std::max(texts[c], headerWidths_[c]);
         total += withHeader[c];
     }
-    const bool headers = total <= tree_->viewport()->width();
+    const bool whole = total <= tree_->viewport()->width();
     for (int c = VerdictCol; c < ColumnCount; ++c) {
-        int width = headers ? withHeader[c] : texts[c];
+        const char* label = (whole ? kHeaders : kShortHeaders)[std::size_t(c)];
+        if (tree_->headerItem()->text(c) != label) tree_->headerItem()->setText(c, label);
+        int width = whole ? withHeader[c] : std::max(texts[c], shortHeaderWidths_[c]);
         if (how == Fit::Widen) width = std::max(width, tree_->columnWidth(c));
         if (width != tree_->columnWidth(c)) tree_->setColumnWidth(c, width);
     }

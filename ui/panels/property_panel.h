@@ -130,7 +130,8 @@ private:
     bool showJson_ = false; // the details show the report's JSON under its words
     std::vector<std::optional<attnlab::PropertyReport>> reports_;
     std::vector<std::array<int, ColumnCount>> textWidths_; // per row, as last measured
-    std::array<int, ColumnCount> headerWidths_{};          // the headers' size hints
+    std::array<int, ColumnCount> headerWidths_{};          // the whole headers' size hints
+    std::array<int, ColumnCount> shortHeaderWidths_{};     // the short headers' size hints
 };
 
 } // namespace attnlab::ui
