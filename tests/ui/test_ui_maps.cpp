@@ -2,10 +2,12 @@
 // Heatmaps that tell the truth and can be read: a stale map is veiled until its caller says it is
 // current.
 #include "ui/panels/views_panel.h"
+#include "ui/views/figure.h"
 #include "ui/views/heatmap_view.h"
 #include "ui_support.h"
 
 #include <QAction>
+#include <QRegularExpression>
 #include <QTabWidget>
 
 #include <QTest>
@@ -112,6 +114,62 @@ private slots:
         }
         QVERIFY(views->dependencySummary().contains("Claimed radius 2"));
         QVERIFY(views->dependencySummary().contains("measured radius 7"));
+    }
+
+    // A 4,096-token map (pooled, as the views draw it) in a narrow slot: its index labels do not
+    // run into each other ("0100020003000").
+    void theTickLabelsOfALargeMapDoNotOverlap() {
+        HeatmapView view("weights", HeatmapView::Scale::Sequential);
+        view.resize(180, 300);
+        ViewMatrix m = ramp(256, 256);
+        m.rowBlock = m.colBlock = 16;
+        view.setMatrix(m);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        QCPAxis* x = view.plot()->xAxis;
+        const QVector<double> ticks = x->tickVector();
+        const QVector<QString> labels = x->tickVectorLabels();
+        QVERIFY(ticks.size() >= 2);
+        const QFontMetricsF metrics(x->tickLabelFont());
+        for (int i = 1; i < ticks.size(); ++i) {
+            const double gap = x->coordToPixel(ticks[i]) - x->coordToPixel(ticks[i - 1]);
+            const double room =
+                (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) /
+                2;
+            QVERIFY2(gap > room + 2, qPrintable(labels[i - 1] + " " + labels[i]));
+        }
+    }
+
+    // An exported SVG figure of a masked map with small cells: the masked cells in grey, and
+    // every cell reaches under its right neighbour (no antialiased seam between them).
+    void anExportedFigureHasGreyMaskedCellsAndNoSeams() {
+        FigurePanel panel;
+        panel.title = "A  f(X)";
+        panel.matrix = ramp(40, 40);
+        panel.range = {-20, 40};
+        panel.mask = attnlab::BoolMatrix::Constant(40, 40, true);
+        panel.mask(0, 1) = false;
+        Figure figure;
+        figure.title = "masked";
+        figure.columns = 1;
+        figure.panels = {panel};
+        const QString svg = QString::fromUtf8(figureFile(figure, "figure.svg"));
+        QVERIFY(svg.contains("#d0d0d0", Qt::CaseInsensitive)); // the masked cell's grey
+        // The cells of the first row: x and width of each rectangle of the cells' height.
+        const QRegularExpression rect(
+            R"re(<rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)" height="([0-9.]+)")re");
+        QList<std::pair<double, double>> row;
+        double top = -1;
+        for (const auto& match : rect.globalMatch(svg)) {
+            const double y = match.captured(2).toDouble(), w = match.captured(3).toDouble();
+            if (w > 15) continue; // the background, the frame, the colour bar
+            if (top < 0) top = y;
+            if (y == top) row.append({match.captured(1).toDouble(), w});
+        }
+        QVERIFY2(row.size() == 40, qPrintable(QString::number(row.size())));
+        for (int i = 0; i + 1 < row.size(); ++i)
+            QVERIFY(row[i].first + row[i].second > row[i + 1].first);
     }
 };
 

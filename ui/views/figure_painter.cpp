@@ -170,12 +170,19 @@ private:
     }
 
     void paintCells() {
-        p_.setPen(cell_ >= 12 ? QPen(Qt::white, 1) : QPen(Qt::NoPen));
+        // Small cells have no white lines between them: each then reaches under its right and
+        // lower neighbours, so that a viewer's antialiasing leaves no hairline seam between
+        // adjacent rectangles.
+        const bool lined = cell_ >= 12;
+        const double under = lined ? 0 : std::min(1.0, cell_ / 2);
+        p_.setPen(lined ? QPen(Qt::white, 1) : QPen(Qt::NoPen));
         for (Eigen::Index r = 0; r < cells_.rows(); ++r)
             for (Eigen::Index c = 0; c < cells_.cols(); ++c) {
                 p_.setBrush(masked(r, c) ? kMasked
                                          : colourOf(panel_.scale, panel_.range, cells_(r, c)));
-                p_.drawRect(cellRect(r, c));
+                const bool lastRow = r + 1 == cells_.rows(), lastColumn = c + 1 == cells_.cols();
+                p_.drawRect(
+                    cellRect(r, c).adjusted(0, 0, lastColumn ? 0 : under, lastRow ? 0 : under));
             }
         p_.setBrush(Qt::NoBrush);
         p_.setPen(QPen(kFrame, 1));

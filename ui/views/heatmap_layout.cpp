@@ -13,6 +13,13 @@ namespace attnlab::ui {
 
 namespace {
 
+/// The smallest step of 1, 2 or 5 times a power of ten that is at least `step`.
+int roundStep(int step) {
+    for (int power = 1;; power *= 10)
+        for (const int m : {1, 2, 5})
+            if (m * power >= step) return m * power;
+}
+
 /// Every how many tokens an axis of this many pixels has room for a label in `font`.
 int labelStep(const QStringList& labels, int pixels, const QFont& font) {
     const int line = QFontMetrics(font).height();
@@ -41,12 +48,16 @@ bool HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QSt
     const QStringList* labels[] = {&rows_, &columns_};
     QCPAxis* axes[] = {plot->yAxis, plot->xAxis};
     const int pixels[] = {area.height(), area.width()};
-    // Up to 16 indices: every one that has room for its digits (a negative step: indices).
+    // Indices every so many tokens that each has room for its digits, the largest one's, and a
+    // gap (a negative step: indices); a round step (1, 2 or 5 times a power of ten) past 16.
     const auto indexStep = [&](int a) {
         const QFontMetrics metrics(tickFont);
-        const double room = a == 0 ? metrics.height() : metrics.horizontalAdvance("00") + 4;
+        const QString widest = QString::number(std::max(0, int(extents[a]) - 1));
+        const double room = a == 0 ? metrics.height() * (extents[a] <= 16 ? 1 : 1.5)
+                                   : metrics.horizontalAdvance(widest + "0");
         const double perIndex = pixels[a] / std::max(extents[a], 1.0);
-        return -std::max(1, int(std::ceil(room / std::max(perIndex, 1.0))));
+        const int step = std::max(1, int(std::ceil(room / std::max(perIndex, 1e-9))));
+        return -(extents[a] <= 16 ? step : roundStep(step));
     };
     const std::pair<int, int> steps{
         rows_.isEmpty() ? indexStep(0) : labelStep(rows_, pixels[0], tokenFont),
@@ -67,15 +78,11 @@ bool HeatmapTicks::update(QCustomPlot* plot, const ViewMatrix& matrix, const QSt
             axis->setTickLabelFont(tokenFont);
             axis->setTickLabelRotation(axis == plot->xAxis ? 90 : 0);
             axis->setSubTicks(false);
-        } else if (extents[a] <= 16) { // every token index that fits, for small inputs
+        } else { // every so many token indices: each has room for its label
             auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
             fixed->setTickStep(-stepOf[a]);
             fixed->setScaleStrategy(QCPAxisTickerFixed::ssNone);
             axis->setTicker(fixed);
-        } else { // a few round indices for large ones
-            auto automatic = QSharedPointer<QCPAxisTicker>::create();
-            automatic->setTickCount(4);
-            axis->setTicker(automatic);
         }
         if (stepOf[a] <= 0) {
             axis->setTickLabelFont(tickFont);
