@@ -177,6 +177,8 @@ private slots:
         QVERIFY(w.openSource("builtin:rope-shift"));
         expectEverythingStale(w);
         QVERIFY(selectedProperty(w).isEmpty());
+        if (const QString dir = qEnvironmentVariable("ATTNLAB_SHOTS"); !dir.isEmpty())
+            w.grab().save(dir + "/stale.png"); // to look at: the previous input's maps, veiled
         QVERIFY(waitForIdle(w));
         expectEverythingCurrent(w);
     }

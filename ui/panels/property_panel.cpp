@@ -339,6 +339,7 @@ void PropertyPanel::markStale() {
         for (int c = Deviation; c < ColumnCount; ++c)
             item->setText(c, QString());
     }
+    fitColumns(Fit::Widen); // "computing…" whole
     showSelected();
 }
 

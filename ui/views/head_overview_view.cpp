@@ -13,8 +13,8 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr int kThumbnailGap = 4;      // pixels between thumbnails
-constexpr int kLabelPt = 10; // layer and head numbers
+constexpr int kThumbnailGap = 4; // pixels between thumbnails
+constexpr int kLabelPt = 10;     // layer and head numbers
 
 QImage thumbnail(const Eigen::MatrixXd& values) {
     QImage image(int(values.cols()), int(values.rows()), QImage::Format_RGB32);
@@ -101,12 +101,13 @@ void HeadOverviewView::paintEvent(QPaintEvent*) {
     const int s = cellSize();
     p.setPen(palette().color(QPalette::WindowText));
     for (int h = 0; h < heads(); ++h) // head numbers above the columns
-        p.drawText(QRect(origin().x() + h * (s + kThumbnailGap), 0, s, origin().y() - kThumbnailGap / 2),
-                   Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
+        p.drawText(
+            QRect(origin().x() + h * (s + kThumbnailGap), 0, s, origin().y() - kThumbnailGap / 2),
+            Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
     for (int l = 0; l < layers(); ++l) {
         const QRect first = thumbnailRect(l, 0);
-        p.drawText(QRect(0, first.top(), origin().x() - kThumbnailGap, s), Qt::AlignRight | Qt::AlignVCenter,
-                   QString("L%1").arg(l));
+        p.drawText(QRect(0, first.top(), origin().x() - kThumbnailGap, s),
+                   Qt::AlignRight | Qt::AlignVCenter, QString("L%1").arg(l));
         for (int h = 0; h < int(images_[l].size()); ++h)
             p.drawImage(thumbnailRect(l, h), images_[l][h]); // unsmoothed: crisp cells
     }
