@@ -62,7 +62,12 @@ private slots:
         std::string cycles;
         for (int i = 0; i < 8192; ++i) {
             reversal[std::size_t(i)] = 8191 - i;
-            if (i < 4096) cycles += "(" + std::to_string(i) + " " + std::to_string(8191 - i) + ")";
+            if (i < 4096)
+                cycles.append("(")
+                    .append(std::to_string(i))
+                    .append(" ")
+                    .append(std::to_string(8191 - i))
+                    .append(")");
         }
         const std::string list = readableValue(reversal);
         QCOMPARE(QString::fromStdString(list),
