@@ -3,11 +3,10 @@
 #include "ui/panels/property_panel.h"
 
 #include "core/checks/check_registry.h"
-#include "core/checks/report_prose.h"
 #include "ui/document/compute_service.h"
 #include "ui/help/doc_links.h"
-#include "ui/help/property_guide.h"
 #include "ui/panels/check_parameters_form.h"
+#include "ui/panels/verdict_text.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -32,12 +31,6 @@ namespace attnlab::ui {
 
 namespace {
 
-/// Exact values as given ("5/9"), float values to 4 significant digits.
-QString valueText(const attnlab::ReportNumber& v) {
-    if (v.isFloat()) return QString::number(v.toDouble(), 'g', 4);
-    return QString::fromStdString(v.text());
-}
-
 /// For the table: a fraction too long to read becomes "≈ decimal" (the details keep every digit).
 QString shortValueText(const attnlab::ReportNumber& v) {
     const QString full = valueText(v);
@@ -45,52 +38,14 @@ QString shortValueText(const attnlab::ReportNumber& v) {
     return "≈ " + QString::number(v.toDouble(), 'g', 4);
 }
 
-/// Blue for holds and orange for fails: distinguishable with every common colour-vision deficiency,
-/// and each verdict also carries a symbol.
-QColor verdictColour(Verdict v) {
-    switch (v) {
-    case Verdict::Holds:
-        return QColor(33, 102, 172);
-    case Verdict::Fails:
-        return QColor(204, 85, 0);
-    case Verdict::NotApplicable:
-        break;
-    }
-    return QColor(128, 128, 128);
-}
-
-QString verdictLabel(Verdict v) {
-    switch (v) {
-    case Verdict::Holds:
-        return "✓ holds";
-    case Verdict::Fails:
-        return "✗ fails";
-    case Verdict::NotApplicable:
-        break;
-    }
-    return "– not applicable";
-}
-
 /// The table's headers, whole and short (when the whole ones do not fit beside the names: at
 /// 1280 px in presentation mode); their tooltips say what they are.
 constexpr std::array<const char*, 4> kHeaders = {"property", "verdict", "deviation", "tolerance"};
 constexpr std::array<const char*, 4> kShortHeaders = {"property", "verdict", "dev.", "tol."};
 
-/// A verdict cell while its check runs.
-const QString kComputing = "computing…";
-
 /// The table's shorter form: "– n/a" (the details and the tooltip say why).
 QString verdictCell(Verdict v) {
     return v == Verdict::NotApplicable ? QString("– n/a") : verdictLabel(v);
-}
-
-QString htmlEscaped(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
-}
-
-/// What the window calls the property `name` (its unit's display name).
-QString displayName(const QString& name) {
-    return QString::fromStdString(attnlab::propertyDisplayName(name.toStdString()));
 }
 
 // The property's declared parameters (`--property NAME:key=value`), as in check --help, with
@@ -103,52 +58,6 @@ QString parametersToolTip(const QString& name) {
         tip += QString("\n%1: %2")
                    .arg(QString::fromStdString(p.name), attnlab::parameterTypeName(p.type));
     return tip;
-}
-
-/// Links to the guide's subsection on `name` (how to read it in the window) and to its section of
-/// the mathematics, those that exist.
-QString documentationLinks(const QString& name) {
-    QStringList links;
-    const QString shown = displayName(name).toHtmlEscaped();
-    if (const QString guide = guideTarget(name); !guide.isEmpty())
-        links << QString("<a href=\"%1\">How to read %2 in the window: the user guide</a>")
-                     .arg(docUrl(guide).toString(), shown);
-    if (const QString maths = mathematicsTarget(name); !maths.isEmpty())
-        links << QString("<a href=\"%1\">What %2 means: properties.md §%3</a>")
-                     .arg(docUrl(maths).toString(), shown,
-                          QString::fromStdString(attnlab::propertySection(name.toStdString())));
-    return links.isEmpty() ? QString() : "<p>" + links.join("<br>") + "</p>";
-}
-
-/// The details of property `name` without a report: what its verdict cell says (`state`), and why
-/// (`error`, for a check that failed to run).
-QString unreportedDetails(const QString& name, const QString& state, const QString& error) {
-    if (state == kComputing) return "<i>computing…</i>";
-    const QString why = state == "not run"
-                            ? "It sweeps every token, which inputs this large do not do on each "
-                              "edit: press Run all to run it."
-                        : state == "cancelled"
-                            ? "Its check was stopped before it finished: press Run all to run it."
-                            : error.toHtmlEscaped();
-    return QString("<h3>%1 — %2</h3><p>%3</p>")
-        .arg(name.toHtmlEscaped(), state.toHtmlEscaped(), why);
-}
-
-/// The details' links that show (or hide) the report's JSON and copy it.
-const QString kShowJsonLink = "attnlab:show-json";
-const QString kCopyJsonLink = "attnlab:copy-json";
-
-/// What was checked and the witness in words: two sentences and a table of the other values.
-QString proseHtml(const attnlab::ReportProse& prose, const QString& witnessTitle, bool witness) {
-    QString html;
-    if (!prose.checked.empty()) html += "<p><b>checked</b> " + htmlEscaped(prose.checked) + "</p>";
-    if (!witness) return html;
-    html += "<p><b>" + witnessTitle + "</b> " + htmlEscaped(prose.witness) + "</p>";
-    if (prose.table.empty()) return html;
-    html += "<table cellspacing=\"0\" cellpadding=\"2\">";
-    for (const auto& [label, value] : prose.table)
-        html += "<tr><td>" + htmlEscaped(label) + "</td><td>" + htmlEscaped(value) + "</td></tr>";
-    return html + "</table>";
 }
 
 } // namespace
@@ -494,36 +403,17 @@ void PropertyPanel::showSelected() {
     QTreeWidgetItem* item = tree_->currentItem();
     const int index = item ? tree_->indexOfTopLevelItem(item) : -1;
     if (index < 0 || !reports_[std::size_t(index)]) {
-        details_->setHtml(item ? unreportedDetails(item->text(Name), item->text(VerdictCol),
-                                                   item->toolTip(VerdictCol))
+        details_->setHtml(item ? unreportedDetailsHtml(item->text(Name), item->text(VerdictCol),
+                                                       item->toolTip(VerdictCol))
                                : "<i>Select a property to see why it holds or fails.</i>");
         emit witnessSelected({});
         return;
     }
     const PropertyReport& r = *reports_[std::size_t(index)];
-    QString html = QString("<h3>%1 — <span style='color:%2'>%3</span></h3><p>%4</p>")
-                       .arg(displayName(QString::fromStdString(r.name)).toHtmlEscaped(),
-                            verdictColour(r.verdict).name(), verdictLabel(r.verdict),
-                            htmlEscaped(r.explanation));
-    if (r.verdict != Verdict::NotApplicable)
-        html +=
-            QString("<p><b>max deviation</b> %1, <b>tolerance</b> %2 (%3)<br><small>%4</small></p>")
-                .arg(valueText(r.maxDeviation).toHtmlEscaped(),
-                     valueText(r.tolerance).toHtmlEscaped(), r.exact ? "exact" : "float",
-                     htmlEscaped(r.toleranceRule));
     const bool useShrunk = shrink_->isChecked() && r.shrunkWitness;
     const std::optional<attnlab::Witness>& w = useShrunk ? r.shrunkWitness : r.witness;
-    html += proseHtml(attnlab::describeReport(r, useShrunk),
-                      useShrunk ? "smallest witness" : "witness", w.has_value());
-    // The JSON `check --json` writes, one click away and selectable (or copied whole).
-    html += QString("<p><a href=\"%1\">%2 the JSON</a> · <a href=\"%3\">copy it</a></p>")
-                .arg(kShowJsonLink, showJson_ ? "Hide" : "Show", kCopyJsonLink);
-    if (showJson_)
-        html += "<pre style=\"white-space: pre-wrap\">" +
-                htmlEscaped(attnlab::reportJson(r).dump(1)) + "</pre>";
-    html += documentationLinks(QString::fromStdString(r.name));
     shrink_->setEnabled(r.shrunkWitness.has_value());
-    details_->setHtml(html);
+    details_->setHtml(reportDetailsHtml(r, useShrunk, showJson_));
     std::vector<attnlab::WitnessCell> cells;
     if (w && w->cell()) cells.push_back(*w->cell());
     emit witnessSelected(cells);
