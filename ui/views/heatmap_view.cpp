@@ -2,12 +2,11 @@
 // Drawing a ViewMatrix with QCustomPlot.
 #include "ui/views/heatmap_view.h"
 
-#include "core/explore/display_pooling.h"
-#include "core/formats/short_number.h"
 #include "ui/views/band_outline.h"
 #include "ui/views/cell_numbers.h"
 #include "ui/views/color_maps.h"
 #include "ui/views/heatmap_sizes.h"
+#include "ui/views/heatmap_words.h"
 #include "ui/views/stale_veil.h"
 
 #include <QEvent>
@@ -22,12 +21,6 @@ namespace attnlab::ui {
 
 namespace {
 
-/// Cell centres of a pooled axis: cell j stands for tokens [j·block, (j+1)·block).
-QCPRange centres(Eigen::Index cells, int block) {
-    const double half = (block - 1) / 2.0;
-    return {half, double(cells - 1) * block + half};
-}
-
 /// The smallest cell (pixels, normal scale) that "numbers" forced on writes into.
 constexpr double kNumberCellPixels = 18;
 /// Automatic numbers up to this many rows and columns.
@@ -36,7 +29,8 @@ constexpr int kAutoNumbersUpTo = 16;
 } // namespace
 
 HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), veil_(new StaleVeil(this)), scale_(scale) {
+    : QWidget(parent), plot_(new QCustomPlot(this)), cells_(plot_), veil_(new StaleVeil(this)),
+      scale_(scale) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -45,17 +39,9 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     title_ = new QCPTextElement(plot_, title, sized(kTitlePoints, true));
     titleText_ = title;
 
-    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    map_->setInterpolate(false);
-    map_->setTightBoundary(false);
-    overlay_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    overlay_->setInterpolate(false);
-    overlay_->setGradient(maskOverlayGradient());
-    overlay_->setDataRange(QCPRange(0, 1));
-    overlay_->setVisible(false);
     plot_->addLayer("numbers", plot_->layer("main"), QCustomPlot::limAbove);
-    numbers_ = new CellNumbers(map_, "numbers");
-    band_ = new BandOutline(map_, "numbers");
+    numbers_ = new CellNumbers(cells_.map(), "numbers");
+    band_ = new BandOutline(cells_.map(), "numbers");
     message_ = new QCPItemText(plot_);
     message_->setLayer("numbers");
     message_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -79,7 +65,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     body_->addElement(0, 0, cells);
     body_->addElement(0, 1, colorScale_);
     colorScale_->setType(QCPAxis::atRight);
-    map_->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
+    cells_.map()->setColorScale(colorScale_); // the map takes the scale's gradient: set it there
     colorScale_->setGradient(gradientOf(scale));
     auto* margins = new QCPMarginGroup(plot_);
     plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
@@ -112,7 +98,7 @@ HeatmapView::HeatmapView(const QString& title, Scale scale, QWidget* parent)
     connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapView::showTooltip);
     // Laid out at a new size (shown, resized): pool again if that changes how many cells fit.
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
-        if (matrix_.values.size() > 0 && pixelBlocks() != displayBlock_) fillCells();
+        cells_.refit(matrix_);
         updateTicks();
         updateNumbers();
         fitTitle();
@@ -227,26 +213,18 @@ void HeatmapView::setFixedRange(std::optional<ValueRange> range) {
     fixedRange_ = range;
     if (matrix_.values.size() == 0) return;
     const ValueRange r = range ? *range : colourRange(scale_, matrix_.values);
-    map_->setDataRange(QCPRange(r.lo, r.hi));
+    cells_.map()->setDataRange(QCPRange(r.lo, r.hi));
     replotWhenShown();
 }
 
 ValueRange HeatmapView::drawnRange() const {
-    const QCPRange r = map_->dataRange();
+    const QCPRange r = cells_.map()->dataRange();
     return {r.lower, r.upper};
 }
 
 void HeatmapView::updateLegend() {
     fitColourLabel();
-    const auto& v = matrix_.values;
-    QString message;
-    if (scale_ == Scale::Diverging && v.size() > 0) {
-        const double largest = v.cwiseAbs().maxCoeff();
-        if (largest == 0)
-            message = "exactly 0";
-        else if (largest <= matrix_.tolerance)
-            message = "rounding only"; // the tolerance is on the colour bar
-    }
+    const QString message = differenceMessage(scale_, matrix_);
     message_->setText(message);
     message_->setVisible(!message.isEmpty());
     fitMessage();
@@ -262,7 +240,7 @@ void HeatmapView::setNumbers(Numbers numbers) {
 bool HeatmapView::numbersWanted() const {
     const auto& v = matrix_.values;
     if (numbersMode_ == Numbers::Off || v.size() == 0 || matrix_.pooled() ||
-        displayBlock_ != std::pair{1, 1} || message_->visible())
+        cells_.displayBlock() != std::pair{1, 1} || message_->visible())
         return false; // a zero or rounding-only difference is said once, across the plot
     if (numbersMode_ == Numbers::Auto)
         return v.rows() <= kAutoNumbersUpTo && v.cols() <= kAutoNumbersUpTo;
@@ -291,11 +269,7 @@ QFont HeatmapView::cellNumberFont() const {
 }
 
 QColor HeatmapView::cellColour(int row, int column) const {
-    const auto [bh, bw] = displayBlock_;
-    const int i = row / (matrix_.rowBlock * bh), j = column / (matrix_.colBlock * bw);
-    QCPColorMapData* data = map_->data();
-    if (row < 0 || column < 0 || i >= data->valueSize() || j >= data->keySize()) return {};
-    return QColor(map_->gradient().color(data->cell(j, i), map_->dataRange()));
+    return cells_.colour(matrix_, row, column);
 }
 
 void HeatmapView::setTitle(const QString& title) {
@@ -313,15 +287,7 @@ void HeatmapView::fitTitle() {
 
 void HeatmapView::fitColourLabel() {
     // A difference's tolerance, drawn neutral, said in full where the bar is long enough.
-    QStringList labels = colourLabels_;
-    const double tol = matrix_.tolerance;
-    if (tol > 0) {
-        const QString t = QString::fromStdString(shortNumber(tol, 2)), first = labels.front();
-        labels = QStringList{first + QString("\n±tol = %1 drawn neutral").arg(t),
-                             first + QString("\n±%1 drawn neutral").arg(t),
-                             first + QString("\n±%1 neutral").arg(t)} +
-                 labels;
-    }
+    const QStringList labels = colourLabelsWithTolerance(colourLabels_, matrix_.tolerance);
     const QString shown = colorScale_->axis()->label();
     const int length = colorScale_->axis()->axisRect()->rect().height();
     colourLabelElided_ = length > 0 ? fitAxisLabel(colorScale_->axis(), labels, length) : false;
@@ -346,9 +312,7 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     band_->setBand(band_->radius(), int(v.rows()) * matrix_.rowBlock,
                    int(v.cols()) * matrix_.colBlock); // the band on the new extent
     if (v.size() == 0) {
-        map_->data()->setSize(0, 0);
-        map_->setVisible(false);
-        overlay_->setVisible(false);
+        cells_.clear();
         plot_->xAxis->setRange(0, 1);
         plot_->yAxis->setRange(0, 1);
         plot_->xAxis->setLabel(emptyText.isEmpty() ? columnTitle_ : emptyText);
@@ -357,7 +321,6 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
         return;
     }
     plot_->xAxis->setLabel(columnTitle_);
-    map_->setVisible(true);
     setFixedRange(fixedRange_);
     const double width = double(v.cols()) * matrix_.colBlock;
     const double height = double(v.rows()) * matrix_.rowBlock;
@@ -365,9 +328,7 @@ void HeatmapView::setMatrix(const ViewMatrix& matrix, const QString& emptyText) 
     plot_->yAxis->setRange(-0.5, height - 0.5);
     ticks_.reset();
     updateTicks();
-    mask_ = {}; // a new matrix drops the old overlay (setMaskOverlay gives the new one)
-    overlay_->setVisible(false);
-    fillMap();
+    cells_.setMatrix(matrix_); // without the old overlay (setMaskOverlay gives the new one)
     redrawHighlights();
     numbers_->clear(); // the old texts go; new ones are made if wanted
     updateLegend();    // first: a map that the message covers gets no numbers
@@ -397,72 +358,7 @@ QStringList HeatmapView::tickLabels(Qt::Orientation orientation) const {
 }
 
 void HeatmapView::setMaskOverlay(const BoolMatrix& mask) {
-    const auto& v = matrix_.values;
-    const bool fits =
-        mask.size() > 0 && !matrix_.pooled() && mask.rows() == v.rows() && mask.cols() == v.cols();
-    if (fits && mask_.rows() == mask.rows() && mask_.cols() == mask.cols() && (mask_ == mask).all())
-        return; // the overlay shown already
-    mask_ = fits ? mask : BoolMatrix();
-    overlay_->setVisible(fits);
-    fillOverlay();
-    replotWhenShown();
-}
-
-std::pair<int, int> HeatmapView::pixelCells() const {
-    const QRect area = plot_->axisRect()->rect();
-    return {std::max(area.height(), 16), std::max(area.width(), 16)};
-}
-
-namespace {
-
-/// Fills a colour map's cells with `values`, each cell standing for block x block tokens. A
-/// single row or column is drawn as two halves: QCustomPlot sizes cells by the distance between
-/// their centres, which one cell does not have.
-void fill(QCPColorMap* map, const Eigen::MatrixXd& values, int rowBlock, int colBlock) {
-    const auto cells = [](Eigen::Index n) { return int(std::max<Eigen::Index>(n, 2)); };
-    const auto range = [](Eigen::Index n, int block) {
-        return n > 1 ? centres(n, block) : QCPRange(block / 4.0 - 0.5, 3 * block / 4.0 - 0.5);
-    };
-    auto* data = map->data();
-    data->setSize(cells(values.cols()), cells(values.rows()));
-    data->setRange(range(values.cols(), colBlock), range(values.rows(), rowBlock));
-    for (int i = 0; i < cells(values.rows()); ++i)
-        for (int j = 0; j < cells(values.cols()); ++j)
-            data->setCell(j, i,
-                          values(std::min<Eigen::Index>(i, values.rows() - 1),
-                                 std::min<Eigen::Index>(j, values.cols() - 1)));
-}
-
-} // namespace
-
-std::pair<int, int> HeatmapView::pixelBlocks() const {
-    const auto [maxRows, maxCols] = pixelCells();
-    return displayBlocks(matrix_.values.rows(), matrix_.values.cols(), maxRows, maxCols);
-}
-
-void HeatmapView::fillCells() {
-    fillMap();
-    fillOverlay();
-}
-
-void HeatmapView::fillMap() {
-    const auto& v = matrix_.values;
-    if (v.size() == 0) return;
-    // At most one cell per pixel of the plot (display_pooling.h).
-    const auto [maxRows, maxCols] = pixelCells();
-    displayBlock_ = pixelBlocks();
-    const auto [bh, bw] = displayBlock_;
-    const Eigen::MatrixXd cells = displayCells(v, maxRows, maxCols);
-    fill(map_, matrix_.tolerance > 0 ? neutralWithin(cells, matrix_.tolerance) : cells,
-         matrix_.rowBlock * bh, matrix_.colBlock * bw);
-}
-
-void HeatmapView::fillOverlay() {
-    if (mask_.size() == 0) return;
-    // At the map's cells; grey where every key of a cell is masked.
-    const auto [maxRows, maxCols] = pixelCells();
-    const auto [bh, bw] = displayBlock_;
-    fill(overlay_, maskedShade(mask_, maxRows, maxCols), bh, bw);
+    if (cells_.setMask(matrix_, mask)) replotWhenShown();
 }
 
 void HeatmapView::setHighlights(const QList<QPoint>& cells) {
@@ -493,29 +389,7 @@ void HeatmapView::redrawHighlights() {
 }
 
 QString HeatmapView::cellText(int row, int column) const {
-    const auto& v = matrix_.values;
-    const int i = row / matrix_.rowBlock, j = column / matrix_.colBlock;
-    if (row < 0 || column < 0 || i >= v.rows() || j >= v.cols()) return {};
-    const QString value = QString::fromStdString(matrix_.text(i, j));
-    const auto named = [](const QStringList& labels, int k) {
-        return k < labels.size() ? QString("%1 “%2”").arg(k).arg(labels[k]) : QString::number(k);
-    };
-    // The colour bar may be too short to say it: a value within the tolerance is drawn neutral.
-    const double tol = matrix_.tolerance;
-    const QString neutral = tol > 0 && std::abs(v(i, j)) <= tol
-                                ? QString(" (within ±tol = %1: drawn neutral)")
-                                      .arg(QString::fromStdString(shortNumber(tol, 2)))
-                                : QString();
-    if (!matrix_.pooled())
-        return QString("[%1, %2] = %3%4")
-            .arg(named(ticks_.rowLabels(), row), named(ticks_.columnLabels(), column), value,
-                 neutral);
-    return QString("rows %1–%2, columns %3–%4: largest |value| %5")
-        .arg(i * matrix_.rowBlock)
-        .arg((i + 1) * matrix_.rowBlock - 1)
-        .arg(j * matrix_.colBlock)
-        .arg((j + 1) * matrix_.colBlock - 1)
-        .arg(value + neutral);
+    return cellTooltip(matrix_, ticks_.rowLabels(), ticks_.columnLabels(), row, column);
 }
 
 void HeatmapView::showTooltip(QMouseEvent* event) {

@@ -13,6 +13,7 @@
 
 #include "core/explore/side_by_side.h"
 #include "core/formats/color_maps.h"
+#include "ui/views/heatmap_cells.h"
 #include "ui/views/heatmap_layout.h"
 
 #include <QColor>
@@ -25,7 +26,6 @@
 #include <vector>
 
 class QCustomPlot;
-class QCPColorMap;
 class QCPColorScale;
 class QCPTextElement;
 class QCPItemText;
@@ -87,7 +87,7 @@ public:
 
     const ViewMatrix& matrix() const { return matrix_; }
     /// Whether masked cells are greyed (a mask of the matrix's shape was given).
-    bool showsMaskOverlay() const { return mask_.size() > 0; }
+    bool showsMaskOverlay() const { return cells_.showsMask(); }
     QString title() const;
     /// The font the title is drawn in now (smaller than the normal one where the map is narrow).
     QFont titleFont() const;
@@ -121,15 +121,6 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    /// Fills the colour map (and the mask overlay) from matrix_, pooled to the plot's pixels.
-    void fillCells();
-    void fillMap();
-    /// The overlay at the map's cells (fillMap first).
-    void fillOverlay();
-    /// How many cells fit the plot: its pixel rows and columns (at least 16 each).
-    std::pair<int, int> pixelCells() const;
-    /// How many rows and columns of matrix_ one drawn cell covers at that size (1 when it fits).
-    std::pair<int, int> pixelBlocks() const;
     /// Redraws the plot on the next turn of the event loop or, while the view is hidden (on
     /// another tab), once it is shown: a hidden view's replot on every edit is wasted work.
     void replotWhenShown();
@@ -154,8 +145,7 @@ private:
     void updateTicks();
 
     QCustomPlot* plot_;
-    QCPColorMap* map_;
-    QCPColorMap* overlay_;
+    HeatmapCells cells_;
     QCPColorScale* colorScale_;
     QCPTextElement* title_;
     CellNumbers* numbers_;
@@ -174,9 +164,7 @@ private:
     QString columnTitle_ = "key", rowTitle_ = "query", emptyText_;
     QStringList colourLabels_{QString()}; // the colour bar's label, then shorter ones
     ViewMatrix matrix_;
-    bool replotPending_ = false;             // asked for while hidden (replotWhenShown)
-    BoolMatrix mask_;                        // the overlay's source (empty: none)
-    std::pair<int, int> displayBlock_{1, 1}; // rows, columns of matrix_ per drawn cell
+    bool replotPending_ = false; // asked for while hidden (replotWhenShown)
     QList<QPoint> highlights_;
     HeatmapTicks ticks_;
 };
