@@ -153,7 +153,7 @@ MainWindow::MainWindow(QWidget* parent)
     // A new scenario starts on its own: no property selected, every parameter at its default.
     connect(document_, &ScenarioDocument::replaced, this, [this] {
         compute_->clearChosenParameters();
-        if (!probe_ || !probe_->isOn()) properties_->forgetSelection();
+        properties_->forgetSelection(); // a new scenario also ends probe mode (probe_mode.h)
     });
     connect(document_, &ScenarioDocument::changed, this, [this] {
         // What is drawn of the previous input says so until the new input's results arrive
@@ -204,7 +204,15 @@ MainWindow::MainWindow(QWidget* parent)
         if (!probe_->isOn()) properties_->setRunning(i);
     });
     connect(compute_, &ComputeService::checkRestarted, this, [this](int i) {
-        if (!probe_->isOn()) properties_->restart(i);
+        if (probe_->isOn()) return;
+        properties_->restart(i);
+        // Its new parameters (locality's radius) change the Dependencies page it measures.
+        const auto checks = compute_->checks();
+        const attnlab::PropertyUnit* unit =
+            std::size_t(i) < checks.size() ? attnlab::findPropertyUnit(checks[std::size_t(i)].name)
+                                           : nullptr;
+        if (unit && unit->dependencyMap != attnlab::DependencyMapRole::None)
+            views_->markDependenciesStale();
     });
     properties_->showParametersOf(compute_);
     connect(properties_->parametersForm(), &CheckParametersForm::refused, this,

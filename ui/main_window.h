@@ -120,6 +120,9 @@ private:
     /// that exist.
     void exportEachView(const QString& directory, const QString& format, const QString& what,
                         const std::function<void(HeatmapView*, const QString&)>& write);
+    /// Says that an export waits for the new input's maps (the veiled ones are the previous
+    /// input's).
+    void showStillComputing();
     /// The report of the property selected in the verdict list, if any.
     const attnlab::PropertyReport* selectedReport() const;
 

@@ -36,6 +36,8 @@ void MainWindow::exportEachView(const QString& directory, const QString& format,
                                     views_->layer(), views_->head());
     QList<std::pair<HeatmapView*, QString>> files;
     for (HeatmapView* v : views_->allViews())
+        if (v->isStale()) return showStillComputing();
+    for (HeatmapView* v : views_->allViews())
         if (v->matrix().values.size() > 0)
             files.append(
                 {v, QDir(directory).filePath(stem + "_" + fileStem(v->title()) + "." + format)});
@@ -66,7 +68,16 @@ QString MainWindow::figureFileName(int row) const {
     return name + ".svg";
 }
 
+void MainWindow::showStillComputing() {
+    showError("The maps on screen are still the previous input's (veiled, computing…): export "
+              "them once the new input's are drawn.");
+}
+
 bool MainWindow::exportFigure(const QString& path, int row) {
+    if (views_->viewsStale()) {
+        showStillComputing();
+        return false;
+    }
     try {
         const attnlab::PropertyReport* r = selectedReport();
         const Figure figure =

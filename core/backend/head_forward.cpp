@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 namespace attnlab {
 
@@ -205,6 +206,18 @@ Matrix<T> ssmScan(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k,
     return y;
 }
 
+/// c · Q Kᵀ. In floating point as Eigen evaluates `c * (q * kᵀ)`, the expression the tiled
+/// output uses too: the same rounding. Exact, with the queries scaled first (n·p products of the
+/// scale rather than n²) and in row blocks a cancel stops between.
+template <class T>
+Matrix<T> scaledScores(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k) {
+    const T c = mixerScale<T>(spec, static_cast<int>(q.cols()));
+    if constexpr (std::is_floating_point_v<T>)
+        return c * (q * k.transpose());
+    else
+        return rowBlockProduct<T>(Matrix<T>(c * q), k.transpose());
+}
+
 template <class T>
 HeadResult<T> attendHead(const MixerSpec& spec, const Matrix<T>& q, const Matrix<T>& k,
                          const Matrix<T>& v, const Matrix<T>* bias, const BoolMatrix& mask) {
@@ -215,8 +228,7 @@ HeadResult<T> attendHead(const MixerSpec& spec, const Matrix<T>& q, const Matrix
         r.output = ssmScan(spec, q, k, v, spec.chunk);
         return r;
     }
-    r.scores =
-        mixerScale<T>(spec, static_cast<int>(q.cols())) * rowBlockProduct<T>(q, k.transpose());
+    r.scores = scaledScores(spec, q, k);
     if (bias) r.scores += *bias;
     r.weights = mixWeights(spec, r.scores, mask);
     r.output = spec.tile > 0 ? tiledOutput(spec, q, k, v, bias, mask, spec.tile)
@@ -231,8 +243,7 @@ HeadResult<T> attendHeadUnmasked(const MixerSpec& spec, const Matrix<T>& q, cons
     if (spec.kind == MixerSpec::Kind::Ssm)
         return attendHead(spec, q, k, v, bias, BoolMatrix::Constant(q.rows(), k.rows(), true));
     HeadResult<T> r;
-    r.scores =
-        mixerScale<T>(spec, static_cast<int>(q.cols())) * rowBlockProduct<T>(q, k.transpose());
+    r.scores = scaledScores(spec, q, k);
     if (bias) r.scores += *bias;
     Matrix<T> w(r.scores.rows(), r.scores.cols());
     for (Eigen::Index s = 0; s < w.rows(); ++s) {

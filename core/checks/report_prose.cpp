@@ -158,15 +158,15 @@ bool has(const nlohmann::json& object, std::initializer_list<const char*> keys) 
 /// The witness of a permutation property: f(P X) beside P f(X) at one cell.
 std::string permutationSentence(const nlohmann::json& w) {
     const std::string sigma =
-        "σ = " +
-        cyclesText(w["cycles"].is_string() ? w["cycles"].get<std::string>() : w["cycles"].dump());
-    const std::string t = readableValue(w["transformed_then_model"]),
-                      m = readableValue(w["model_then_transformed"]);
+        "σ = " + cyclesText(get(w, "cycles").is_string() ? get(w, "cycles").get<std::string>()
+                                                         : get(w, "cycles").dump());
+    const std::string t = readableValue(get(w, "transformed_then_model")),
+                      m = readableValue(get(w, "model_then_transformed"));
     const std::string column = readableValue(get(w, "column"));
-    if (!w["row"].is_number_integer())
+    if (!get(w, "row").is_number_integer())
         return sigma + ": the pooled output of P X is " + t + " in column " + column +
                ", that of X is " + m + ".";
-    const long row = w["row"].get<long>();
+    const long row = get(w, "row").get<long>();
     const nlohmann::json& images = get(w, "permutation");
     const std::string source = images.is_array() && row >= 0 && std::size_t(row) < images.size()
                                    ? "row " + images[std::size_t(row)].dump() + " of f(X) (row " +
@@ -179,26 +179,28 @@ std::string permutationSentence(const nlohmann::json& w) {
 /// The witness of a perturbation (locality, causality): an output row that moved.
 std::string perturbationSentence(const nlohmann::json& w) {
     const bool suffix = w.contains("after_perturbing_suffix");
-    const std::string what = suffix ? "perturbing the tokens from " +
-                                          readableValue(get(w, "perturbed_tokens_from")) + " on"
-                                    : "perturbing input token " + readableValue(w["input_token"]);
-    std::string text = what + " moved output row " + readableValue(w["output_row"]);
-    if (w.contains("distance")) text += " (distance " + readableValue(w["distance"]) + ")";
-    if (w.contains("column")) text += " in column " + readableValue(w["column"]);
+    const std::string what =
+        suffix
+            ? "perturbing the tokens from " + readableValue(get(w, "perturbed_tokens_from")) + " on"
+            : "perturbing input token " + readableValue(get(w, "input_token"));
+    std::string text = what + " moved output row " + readableValue(get(w, "output_row"));
+    if (w.contains("distance")) text += " (distance " + readableValue(get(w, "distance")) + ")";
+    if (w.contains("column")) text += " in column " + readableValue(get(w, "column"));
     if (w.contains("before"))
-        text += ": " + readableValue(w["before"]) + " became " +
-                readableValue(suffix ? w["after_perturbing_suffix"] : w["after_perturbing_token"]);
+        text += ": " + readableValue(get(w, "before")) + " became " +
+                readableValue(suffix ? get(w, "after_perturbing_suffix")
+                                     : get(w, "after_perturbing_token"));
     return text + ".";
 }
 
 /// Where a witness lies, when it names its cell: "row 2, column 3 (layer 0 head 0)".
 std::string cellText(const nlohmann::json& w) {
     std::string text;
-    if (w.contains("row")) text += "row " + readableValue(w["row"]);
+    if (w.contains("row")) text += "row " + readableValue(get(w, "row"));
     if (w.contains("column"))
-        text += std::string(text.empty() ? "" : ", ") + "column " + readableValue(w["column"]);
+        text += std::string(text.empty() ? "" : ", ") + "column " + readableValue(get(w, "column"));
     if (w.contains("where"))
-        text += std::string(text.empty() ? "" : " ") + "(" + readableValue(w["where"]) + ")";
+        text += std::string(text.empty() ? "" : " ") + "(" + readableValue(get(w, "where")) + ")";
     return text;
 }
 

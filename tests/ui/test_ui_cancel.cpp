@@ -42,7 +42,9 @@ QString reportText(const PropertyReport* r) {
 
 /// The default scenario in float64 on 4,096 generated tokens, checking `checks` on each edit.
 Scenario largeScenario(const std::vector<std::string>& checks) {
-    Scenario s = loadScenario(std::string("builtin:") + kDefaultPreset);
+    std::string preset = "builtin:";
+    preset += kDefaultPreset;
+    Scenario s = loadScenario(preset);
     s.precision = Precision::Float64;
     s.tokens = TokenSpec::random(4096, s.d(), 1);
     s.permutation = s.permutation.resizedTo(4096);

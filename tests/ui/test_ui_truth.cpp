@@ -15,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QClipboard>
+#include <QDir>
 #include <QGuiApplication>
 #include <QPushButton>
 #include <QSpinBox>
@@ -313,6 +314,44 @@ private slots:
         QVERIFY(!w.document()->isModified());
         QVERIFY2(!w.windowTitle().contains(" *"), qPrintable(w.windowTitle()));
         QVERIFY(waitForIdle(w));
+    }
+
+    void veiledMapsAreNotExported() {
+        // While the maps on screen are the previous input's, exporting them is refused (a
+        // figure would present them as the new input's); once they are current it writes.
+        MainWindow w;
+        w.show();
+        QVERIFY(waitForIdle(w));
+        QTemporaryDir dir;
+        const Scenario& s = w.document()->scenario();
+        QVERIFY(w.document()->editScenario(withRandomTokens(s, s.n(), 3), "tokens"));
+        QVERIFY(!w.exportFigure(dir.filePath("f.svg")));
+        QVERIFY2(w.errorText().contains("previous input"), qPrintable(w.errorText()));
+        w.exportViews(dir.path(), "png");
+        QVERIFY(QDir(dir.path()).entryList({"*.png"}).isEmpty());
+        QVERIFY(waitForIdle(w));
+        QVERIFY(w.exportFigure(dir.filePath("f.svg")));
+        w.exportViews(dir.path(), "png");
+        QVERIFY(!QDir(dir.path()).entryList({"*.png"}).isEmpty());
+    }
+
+    void aLocalityRerunVeilsTheDependencyPage() {
+        // A new claimed radius reruns locality, whose map and band the Dependencies page draws:
+        // the page is veiled until its new report arrives, then shows the new band.
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openSource("builtin:window-stray-cell"));
+        QVERIFY(waitForIdle(w));
+        follow(w, "locality");
+        QVERIFY(!w.views()->dependencyStale());
+        auto* radius = qobject_cast<QSpinBox*>(w.properties()->parametersForm()->field("radius"));
+        QVERIFY(radius);
+        radius->setValue(7);
+        QVERIFY(w.views()->dependencyStale());
+        QVERIFY(w.views()->dependencyView()->isStale());
+        QVERIFY(waitForIdle(w));
+        QVERIFY(!w.views()->dependencyStale());
+        QCOMPARE(w.properties()->verdictText("locality"), QString("holds")); // 7 is the measure
     }
 
     void readableDetails() {

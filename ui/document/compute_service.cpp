@@ -60,7 +60,7 @@ void ComputeService::rerun(std::size_t index, const CheckSpec& spec) {
     const unsigned version = ++checks_->versions[index]; // drops the verdict under way
     emit checkRestarted(int(index));
     busy_ = true;
-    ++jobs_;
+    if (jobs_++ == 0) jobsCancelled_ = false; // a cancel before it is not its own
     // It runs even after a cancel of the checks before it; a cancel from now on stops it.
     rerunPool_.start(
         [this, checks = checks_, index, spec, version, cancels = unsigned(checks_->cancels)] {
@@ -231,9 +231,13 @@ void ComputeService::run(const std::shared_ptr<Checks>& shared, const std::vecto
                 shown_ = s;
                 emit viewsReady(sides, drawn);
             });
-            auto overview =
-                std::make_shared<const HeadOverview>(headOverview(*sides, Side::Original));
-            post(generation, [this, overview] { emit overviewReady(overview); });
+            try { // the views delivered stay whatever happens to their thumbnails
+                auto overview =
+                    std::make_shared<const HeadOverview>(headOverview(*sides, Side::Original));
+                post(generation, [this, overview] { emit overviewReady(overview); });
+            } catch (const std::exception&) {
+                post(generation, [this] { emit overviewReady(nullptr); });
+            }
         }
     } catch (const std::exception& e) {
         // The checks run all the same: each then says whether it fails too (most will, for the

@@ -198,9 +198,14 @@ void PropertyPanel::restart(int index) {
     item->setText(VerdictCol, kComputing);
     for (int c = Deviation; c < ColumnCount; ++c)
         item->setText(c, QString());
-    progress_->setRange(0, 1);
-    progress_->setValue(0);
-    progress_->setVisible(true);
+    // Beside a pass still running it is one more step of the bar; alone, the bar's only one.
+    if (progress_->isVisible()) {
+        progress_->setMaximum(progress_->maximum() + 1);
+    } else {
+        progress_->setRange(0, 1);
+        progress_->setValue(0);
+        progress_->setVisible(true);
+    }
     cancel_->setEnabled(true);
     if (item->isSelected()) showSelected();
 }

@@ -185,7 +185,10 @@ void ViewsPanel::markStale(bool dependencies) {
     summary_->setToolTip(QString());
     overview_->setEnabled(false); // greyed: the previous input's heads
     positions_->setEnabled(false);
-    if (!dependencies) return;
+    if (dependencies) markDependenciesStale();
+}
+
+void ViewsPanel::markDependenciesStale() {
     dependencyStale_ = true;
     for (HeatmapView* v : {dependency_, bound_, excess_})
         v->setStale(true);
@@ -202,6 +205,7 @@ void ViewsPanel::clearViews(const QString& why) {
             v->setStale(false);
         }
     summary_->setFullText("no views: " + why);
+    overview_->setOverview(nullptr); // nothing of the previous input's heads either
 }
 
 void ViewsPanel::selectHead(int layer, int head) {

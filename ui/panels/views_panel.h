@@ -48,6 +48,8 @@ public:
     /// the new input's views (setViews), overview (setOverview) and, with `dependencies`, its
     /// dependency report (setDependencyReport) arrive.
     void markStale(bool dependencies = true);
+    /// Only the Dependencies page is of a previous input (its property runs again).
+    void markDependenciesStale();
     /// The new input's views could not be computed (`why`): the previous input's are cleared,
     /// not left beside it as if they were its.
     void clearViews(const QString& why);

@@ -40,6 +40,10 @@ HeadOverviewView::HeadOverviewView(QWidget* parent) : QWidget(parent) {
 void HeadOverviewView::setOverview(std::shared_ptr<const HeadOverview> overview) {
     overview_ = std::move(overview);
     images_.clear();
+    if (!overview_) { // none: an empty page
+        update();
+        return;
+    }
     for (const auto& layer : overview_->weights) {
         auto& row = images_.emplace_back();
         for (const Eigen::MatrixXd& head : layer)

@@ -20,6 +20,7 @@ class HeadOverviewView : public QWidget {
 public:
     explicit HeadOverviewView(QWidget* parent = nullptr);
 
+    /// Draws its thumbnails (null: none).
     void setOverview(std::shared_ptr<const HeadOverview> overview);
     /// Outlines this layer and head.
     void setCurrent(int layer, int head);

@@ -85,6 +85,42 @@ private slots:
             test::inputErrorOf([&] { validateExplorerInput(s, t); }).startsWith("decode.queries"));
     }
 
+    void eachSideOutlinesTheCellItsWitnessCompares() {
+        // σ = reversal of 6: row r of f(P X) is compared with row σ(r) = 5 − r of f(X), and on a
+        // map (P A Pᵀ) column c with column 5 − c.
+        Scenario s = loadScenario("builtin:causal-model");
+        const SideBySide permuted = compareSides(s, Transform{});
+        const auto output = permuted.witnessCells({4, 1}, false);
+        QCOMPARE(*output[0], (MapCell{1, 1}));
+        QCOMPARE(*output[1], (MapCell{4, 1}));
+        QCOMPARE(*output[2], (MapCell{4, 1}));
+        QCOMPARE(*permuted.witnessCells({4, 1}, true)[0], (MapCell{1, 4}));
+        // The cell holds what the difference compares: f(P X)[r][c] − f(X)[σ(r)][c].
+        const Eigen::MatrixXd& fx = permuted.original.output.values;
+        const Eigen::MatrixXd& fpx = permuted.transformed.output.values;
+        QCOMPARE(permuted.difference.output.values(4, 1), fpx(4, 1) - fx(1, 1));
+
+        // A decode step of 2 after a cache of 4: its witness names the full pass's row 5, which
+        // is row 1 of the step; a cached row has no cell on the step's maps.
+        Transform decode;
+        decode.kind = Transform::Kind::Decode;
+        decode.queries = 2;
+        const SideBySide step = compareSides(s, decode);
+        const auto last = step.witnessCells({5, 3}, true);
+        QCOMPARE(*last[0], (MapCell{5, 3}));
+        QCOMPARE(*last[1], (MapCell{1, 3}));
+        const auto cached = step.witnessCells({2, 0}, true);
+        QVERIFY(cached[0] && !cached[1] && !cached[2]);
+
+        // A shift compares the same cells.
+        Transform shift;
+        shift.kind = Transform::Kind::Shift;
+        shift.shift = 2;
+        const auto same = compareSides(s, shift).witnessCells({3, 2}, true);
+        QCOMPARE(*same[0], (MapCell{3, 2}));
+        QCOMPARE(*same[1], (MapCell{3, 2}));
+    }
+
     void theDecodeStepFollowsTheTokensDown() {
         Scenario s = loadScenario("builtin:causal-model"); // n = 6
         Transform t;
