@@ -24,6 +24,8 @@
 #include <QTextBrowser>
 #include <QTreeWidget>
 
+#include <qcustomplot.h>
+
 using namespace attnlab;
 using namespace attnlab::ui;
 
@@ -159,6 +161,31 @@ private slots:
             ++checked;
         }
         QVERIFY(checked >= 3); // the default scenario, rope-shift, causal-model at least
+    }
+
+    void anEdgeCellsOutlineShowsAllFourSides() {
+        // The default scenario outlines row 1, column 0 of f(X): its left and bottom sides lie
+        // on the map's frame, and are drawn over it rather than cut in half by it.
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(waitForIdle(w));
+        HeatmapView* map = w.views()->view(ViewsPanel::Output, ViewsPanel::Original);
+        QCOMPARE(map->highlights(), QList<QPoint>{QPoint(1, 0)});
+        QCustomPlot* plot = map->plot();
+        plot->replot();
+        const QImage image = plot->toPixmap().toImage();
+        const QRect frame = plot->axisRect()->rect();
+        const auto outlineAt = [&](int x, int y) {
+            const QColor c = image.pixelColor(x, y);
+            return c.red() > 180 && c.green() < 80 && c.blue() < 120; // the outline's red
+        };
+        // Beside the cell's left side, just outside the frame; on the frame's bottom line, under
+        // the cell (between the ticks): the outline's red, not cut off, not the frame's black.
+        const int besideY = frame.top() + frame.height() * 5 / 8;
+        const int underX = frame.left() + frame.width() / 12;
+        QVERIFY(outlineAt(frame.left() - 1, besideY));
+        QVERIFY(outlineAt(underX, frame.bottom()));
     }
 
     void anEditMarksThePreviousResultsUntilTheNewOnesArrive() {

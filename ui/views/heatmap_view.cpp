@@ -381,7 +381,10 @@ void HeatmapView::redrawHighlights() {
             rect->setPen(QPen(QColor(230, 0, 60), 2.5 * sizeScale_));
             rect->setBrush(Qt::NoBrush);
             rect->setSelectedPen(QPen(outline, 2.5 * sizeScale_));
-            rect->setClipToAxisRect(false); // an edge cell's outline shows all four sides
+            // An edge cell's outline shows all four sides: not clipped by the frame, and drawn
+            // over it and its ticks.
+            rect->setClipToAxisRect(false);
+            rect->setLayer("overlay");
             outlines_ << rect;
         }
     }
