@@ -193,6 +193,14 @@ std::string perturbationSentence(const nlohmann::json& w) {
     return text + ".";
 }
 
+/// The two values a witness compares, when it is not a permutation's or a perturbation's: the
+/// way against the reference.
+constexpr std::pair<const char*, const char*> kComparedPairs[] = {
+    {"decode", "full_pass"}, {"shifted", "unshifted"},         {"unmasked", "masked"},
+    {"in_batch", "alone"},   {"data_parallel", "whole_batch"}, {"whole_pass", "prefix_alone"},
+    {"jvp_dot", "vjp_dot"},  {"finite_difference", "vjp"},
+};
+
 /// Where a witness lies, when it names its cell: "row 2, column 3 (layer 0 head 0)".
 std::string cellText(const nlohmann::json& w) {
     std::string text;
@@ -201,6 +209,9 @@ std::string cellText(const nlohmann::json& w) {
         text += std::string(text.empty() ? "" : ", ") + "column " + readableValue(get(w, "column"));
     if (w.contains("where"))
         text += std::string(text.empty() ? "" : " ") + "(" + readableValue(get(w, "where")) + ")";
+    else if (w.contains("layer") && w.contains("head"))
+        text += std::string(text.empty() ? "" : " ") + "(layer " + readableValue(get(w, "layer")) +
+                " head " + readableValue(get(w, "head")) + ")";
     return text;
 }
 
@@ -274,9 +285,21 @@ ReportProse describeReport(const PropertyReport& report, bool shrunk) {
         prose.witness = perturbationSentence(w);
         said = {"output_row", "input_token", "perturbed_tokens_from",  "distance",
                 "column",     "before",      "after_perturbing_token", "after_perturbing_suffix"};
-    } else if (const std::string cell = cellText(w); !cell.empty()) {
-        prose.witness = "At " + cell + ".";
-        said = {"row", "column", "where"};
+    } else {
+        const std::string cell = cellText(w);
+        said = {"row", "column", "where", "layer", "head"};
+        std::string values;
+        for (const auto& [way, reference] : kComparedPairs)
+            if (has(w, {way, reference})) {
+                values = labelOf(way) + " " + readableValue(get(w, way)) + " against " +
+                         labelOf(reference) + " " + readableValue(get(w, reference));
+                said.insert({way, reference});
+                break;
+            }
+        if (!cell.empty())
+            prose.witness = "At " + cell + (values.empty() ? "." : ": " + values + ".");
+        else if (!values.empty())
+            prose.witness = values + ".";
     }
     for (const auto& [key, value] : w.items())
         if (!said.count(key)) prose.table.emplace_back(labelOf(key), readableValue(value));

@@ -46,6 +46,19 @@ private slots:
         QVERIFY(prose.checked.find("claimed radius 2") != std::string::npos);
     }
 
+    void twoComparedValuesAreASentence() {
+        PropertyReport r;
+        r.witness = Witness({WitnessCell::Map::Weights, 0, 1, 5, 3}, CellKeys::RowColumn)
+                        .with("decode", 0.5)
+                        .with("full_pass", 0.25)
+                        .with("queries", 2);
+        const ReportProse prose = describeReport(r);
+        QCOMPARE(QString::fromStdString(prose.witness),
+                 QString("At row 5, column 3 (layer 0 head 1): decode step's value 0.5 against "
+                         "full pass's value 0.25."));
+        QCOMPARE(prose.table.size(), std::size_t(1)); // queries
+    }
+
     void otherValuesAreLabelledRows() {
         PropertyReport r;
         r.witness = Witness().with("decode", 0.5).with("queries", 3).with("alignment", "top-left");
