@@ -126,9 +126,13 @@ private slots:
                 w.properties()->verdictText("gradient") == "not run");
         // A parameter set after the cancel runs its property all the same.
         w.compute()->setCheckDelay(0);
+        QSignalSpy rerunFinished(w.compute(), &ComputeService::checksFinished);
         w.compute()->setChosenParameters("permutation-equivariance", {{"samples", 0}});
         QVERIFY(waitForIdle(w));
         QCOMPARE(w.properties()->verdictText("permutation-equivariance"), QString("fails"));
+        // It finished on its own: not reported as cancelled because the pass before it was.
+        QCOMPARE(rerunFinished.size(), 1);
+        QCOMPARE(rerunFinished.front().front().toBool(), false);
     }
 
     void aNewParameterRerunsThatPropertyAloneWhileTheOthersRun() {
@@ -149,7 +153,9 @@ private slots:
         for (const int i : indices(ready))
             if (i != property) before[i] = reportText(reportAt(w, i));
         QCOMPARE(started.size(), 1);
+        const int steps = w.properties()->progressBar()->maximum();
         w.compute()->setChosenParameters("permutation-equivariance", {{"samples", 0}});
+        QCOMPARE(w.properties()->progressBar()->maximum(), steps + 1); // one more step, not 1
         QVERIFY(waitForIdle(w));
 
         QCOMPARE(started.size(), 1); // no new pass over every property
