@@ -12,7 +12,7 @@ namespace {
 class CausalityAnalysis : public BlackBoxAnalysis {
 public:
     explicit CausalityAnalysis(std::shared_ptr<BlackBoxDependencies> dep) : dep_(std::move(dep)) {}
-    PropertyReport report(const BlackBoxPlan& plan, const BlackBoxRequest& request) override {
+    PropertyReport report(const BlackBoxPlan&, const BlackBoxRequest& request) override {
         const Dependencies<double>& measured = dep_->measure(request.tolerance);
         ReportBuilder report("causality");
         const Violations v = dep_->violations(request.tolerance, request.queries,
