@@ -105,6 +105,10 @@ private:
     /// The rows Export row… offers, in ViewsPanel::Row order.
     static inline const QStringList kFigureRows = {"S", "A", "output"};
     void buildMenus();
+    /// The size, place and panel widths of the last run, within this screen (main_window_layout).
+    void restoreLayout();
+    /// Remembers them for the next run.
+    void saveLayout();
     void rebuildRecentMenu();
     void addRecent(const QString& path);
     void showError(const QString& message);

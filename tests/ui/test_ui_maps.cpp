@@ -67,11 +67,7 @@ private slots:
     // output maps of rope-shift (6 x 4) carry theirs.
     void presentationAt1280ShowsWholeTitlesAndReadableNumbers() {
         MainWindow w;
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openSource("builtin:rope-shift"));
-        QVERIFY(waitForIdle(w));
+        QVERIFY(showAt1280(w, "builtin:rope-shift"));
         w.findChild<QAction*>("presentation")->trigger();
         QTest::qWait(100);
         ViewsPanel* views = w.views();
@@ -94,11 +90,7 @@ private slots:
     // and the measured radius (so that "exactly 0" beside "fails" is explained).
     void theDependencyPageDrawsSquareCellsAndTheClaimedBand() {
         MainWindow w;
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openSource("builtin:window-stray-cell"));
-        QVERIFY(waitForIdle(w));
+        QVERIFY(showAt1280(w, "builtin:window-stray-cell"));
         ViewsPanel* views = w.views();
         views->tabs()->setCurrentIndex(1);
         QTest::qWait(100);

@@ -58,16 +58,6 @@ QByteArray savedGeometry(const QRect& frame, int screenWidth) {
     return bytes;
 }
 
-/// The window at 1280x720, shown, on `source`, with its worker done.
-bool showAt1280(MainWindow& w, const QString& source) {
-    w.resize(1280, 720);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w) || !w.openSource(source)) return false;
-    const bool idle = waitForIdle(w);
-    QApplication::processEvents();
-    return idle;
-}
-
 QScrollArea* tabArea(MainWindow& w, QWidget* editor) {
     w.showEditorTab(editor);
     QApplication::processEvents();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers shared by the ui tests: waiting for the explorer's worker to answer the newest edit,
-// typing into the token table.
+// showing the window at a projector's 1280x720, typing into the token table.
 #pragma once
 
 #include "ui/document/compute_service.h"
@@ -21,6 +21,16 @@ inline bool waitForIdle(attnlab::ui::MainWindow& window, int timeoutMs = 60000) 
         !window.compute()->isBusy() || idle.wait(timeoutMs) || !window.compute()->isBusy();
     QCoreApplication::processEvents();
     return answered;
+}
+
+/// The window at 1280x720 (a projector), shown, on `source`, with its worker done.
+inline bool showAt1280(attnlab::ui::MainWindow& w, const QString& source) {
+    w.resize(1280, 720);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w) || !w.openSource(source)) return false;
+    const bool idle = waitForIdle(w);
+    QCoreApplication::processEvents();
+    return idle;
 }
 
 /// Types `text` into the token table's cell editor at (row, col) and presses Enter.

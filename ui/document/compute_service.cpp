@@ -59,7 +59,6 @@ void ComputeService::setChosenParameters(const QString& property, const nlohmann
 void ComputeService::rerun(std::size_t index, const CheckSpec& spec) {
     const unsigned version = ++checks_->versions[index]; // drops the verdict under way
     emit checkRestarted(int(index));
-    busy_ = true;
     if (jobs_++ == 0) jobsCancelled_ = false; // a cancel before it is not its own
     // It runs even after a cancel of the checks before it; a cancel from now on stops it.
     rerunPool_.start(
@@ -83,7 +82,6 @@ void ComputeService::schedule(std::shared_ptr<const ExplorerState> state, bool a
     if (checks_) ++checks_->cancels;
     const std::vector<CheckSpec> specs = checks();
     checks_ = std::make_shared<Checks>(++generation_, std::move(state), specs.size());
-    busy_ = true;
     jobs_ = 1;
     jobsCancelled_ = false;
     pool_.start([this, checks = checks_, specs, allChecks, views, comparison = comparison_,
@@ -105,7 +103,7 @@ void ComputeService::setComparison(Comparison comparison, bool redraw) {
             QMetaObject::invokeMethod(
                 this,
                 [this] {
-                    if (--redraws_ == 0 && !busy_) emit idle();
+                    if (--redraws_ == 0 && jobs_ == 0) emit idle();
                 },
                 Qt::QueuedConnection);
         });
@@ -211,7 +209,6 @@ void ComputeService::jobDone(const Checks& checks, bool cancelled) {
     post(checks.generation, [this, cancelled] {
         jobsCancelled_ = jobsCancelled_ || cancelled;
         if (--jobs_ > 0) return;
-        busy_ = false;
         emit checksFinished(jobsCancelled_);
         if (redraws_ == 0) emit idle();
     });

@@ -62,7 +62,7 @@ public:
     /// computing its views again when they were delivered: the progress shows at once).
     void runAllChecks();
     /// Whether a request's views and verdicts, or a comparison's views, are still coming.
-    bool isBusy() const { return busy_ || redraws_ > 0; }
+    bool isBusy() const { return jobs_ > 0 || redraws_ > 0; }
     /// Blocks until the worker is idle (tests and shutdown).
     void waitForDone();
 
@@ -133,9 +133,8 @@ private:
     std::atomic<quint64> viewsGeneration_{0}; // advanced by each new comparison
     Comparison comparison_;
     std::shared_ptr<Checks> checks_; // the newest request's
-    int jobs_ = 0;                   // its pass and reruns under way
+    int jobs_ = 0;                   // its pass and reruns under way (> 0: busy)
     bool jobsCancelled_ = false;     // whether one of them was cancelled
-    bool busy_ = false;
     int redraws_ = 0;      // comparisons' views being computed (setComparison with redraw)
     bool lastAll_ = false; // the newest request ran every check ("Run all")
     ChosenParameters chosen_;

@@ -253,7 +253,9 @@ void PropertyPanel::markStale() {
         for (int c = Deviation; c < ColumnCount; ++c)
             item->setText(c, QString());
     }
-    fitColumns(Fit::Widen); // "computing…" whole
+    // Every row now reads the same: the first one measured widens the verdict column to
+    // "computing…" (measuring every row's texts on each edit costs the GUI thread).
+    if (tree_->topLevelItemCount() > 0) fitColumns(Fit::Widen, 0);
     showSelected();
 }
 

@@ -55,15 +55,8 @@ QString valueText(const attnlab::ReportNumber& v) {
 }
 
 QString verdictLabel(Verdict v) {
-    switch (v) {
-    case Verdict::Holds:
-        return "✓ holds";
-    case Verdict::Fails:
-        return "✗ fails";
-    case Verdict::NotApplicable:
-        break;
-    }
-    return "– not applicable";
+    const char* symbol = v == Verdict::Holds ? "✓" : v == Verdict::Fails ? "✗" : "–";
+    return QString("%1 %2").arg(symbol, attnlab::verdictName(v));
 }
 
 QColor verdictColour(Verdict v) {
